@@ -1,0 +1,233 @@
+package io.seatlock.localservers;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * Finds a PostgreSQL and a Redis once per JVM, in this order: explicit configuration
+ * ({@code SEATLOCK_POSTGRES_HOST}/{@code _PORT}/{@code _USER}/{@code _PASSWORD},
+ * {@code SEATLOCK_REDIS_HOST}/{@code _PORT}/{@code _PASSWORD}, or the same as lower-case dotted system
+ * properties), then servers answering on 127.0.0.1:5432 and :6379, then Testcontainers if a Docker
+ * engine answers, then embedded binaries shipped in Maven packages. {@code SEATLOCK_SERVERS=embedded}
+ * (or {@code local}, {@code testcontainers}) forces one way. Whatever it starts is stopped at JVM exit.
+ */
+public final class LocalServers {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalServers.class);
+    private static final List<AutoCloseable> started = new ArrayList<>();
+    private static PostgresServer chosenPostgres;
+    private static RedisServer chosenRedis;
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(LocalServers::stopAll, "seatlock-local-servers-stop"));
+    }
+
+    private LocalServers() {
+    }
+
+    public static synchronized PostgresServer postgres() {
+        if (chosenPostgres == null) {
+            chosenPostgres = choose("PostgreSQL", LocalServers::configuredPostgres, LocalServers::localPostgres,
+                    LocalServers::containerPostgres, LocalServers::embeddedPostgres);
+        }
+        return chosenPostgres;
+    }
+
+    public static synchronized RedisServer redis() {
+        if (chosenRedis == null) {
+            chosenRedis = choose("Redis", LocalServers::configuredRedis, LocalServers::localRedis,
+                    LocalServers::containerRedis, LocalServers::embeddedRedis);
+        }
+        return chosenRedis;
+    }
+
+    private static <T> T choose(String what, Supplier<T> configured, Supplier<T> local, Supplier<T> container,
+                                Supplier<T> embedded) {
+        T chosen = configured.get();
+        if (chosen == null) {
+            String mode = setting("servers", "auto").toLowerCase(Locale.ROOT);
+            chosen = switch (mode) {
+                case "local" -> local.get();
+                case "testcontainers" -> container.get();
+                case "embedded" -> embedded.get();
+                case "auto" -> firstOf(local, container, embedded);
+                default -> throw new IllegalStateException("SEATLOCK_SERVERS must be auto, local, testcontainers "
+                        + "or embedded, was '" + mode + "'");
+            };
+        }
+        if (chosen == null) {
+            throw new IllegalStateException("no " + what + " could be found or started (mode "
+                    + setting("servers", "auto") + ")");
+        }
+        log.info("Using {}", chosen);
+        return chosen;
+    }
+
+    @SafeVarargs
+    private static <T> T firstOf(Supplier<T>... ways) {
+        for (Supplier<T> way : ways) {
+            T server = way.get();
+            if (server != null) {
+                return server;
+            }
+        }
+        return null;
+    }
+
+    private static PostgresServer configuredPostgres() {
+        String host = setting("postgres.host", null);
+        if (host == null) {
+            return null;
+        }
+        PostgresServer server = new PostgresServer("configured", host, Integer.parseInt(setting("postgres.port", "5432")),
+                setting("postgres.user", "postgres"), setting("postgres.password", ""));
+        if (!answers(server)) {
+            throw new IllegalStateException("configured " + server + " does not answer");
+        }
+        return server;
+    }
+
+    private static PostgresServer localPostgres() {
+        PostgresServer server = new PostgresServer("local", "127.0.0.1", 5432, "postgres", "");
+        return answers(server) ? server : null;
+    }
+
+    private static PostgresServer containerPostgres() {
+        if (!dockerAnswers()) {
+            return null;
+        }
+        PostgreSQLContainer container = new PostgreSQLContainer("postgres:15-alpine");
+        container.start();
+        started.add(container::stop);
+        return new PostgresServer("testcontainers", container.getHost(), container.getFirstMappedPort(),
+                container.getUsername(), container.getPassword());
+    }
+
+    private static PostgresServer embeddedPostgres() {
+        try {
+            EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+            started.add(pg);
+            return new PostgresServer("embedded", "127.0.0.1", pg.getPort(), "postgres", "");
+        } catch (IOException e) {
+            log.warn("embedded PostgreSQL did not start: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    private static RedisServer configuredRedis() {
+        String host = setting("redis.host", null);
+        if (host == null) {
+            return null;
+        }
+        RedisServer server = new RedisServer("configured", host, Integer.parseInt(setting("redis.port", "6379")),
+                setting("redis.password", null));
+        if (!answers(server)) {
+            throw new IllegalStateException("configured " + server + " does not answer");
+        }
+        return server;
+    }
+
+    private static RedisServer localRedis() {
+        RedisServer server = new RedisServer("local", "127.0.0.1", 6379, null);
+        return answers(server) ? server : null;
+    }
+
+    private static RedisServer containerRedis() {
+        if (!dockerAnswers()) {
+            return null;
+        }
+        GenericContainer<?> container = new GenericContainer<>("redis:7-alpine").withExposedPorts(6379);
+        container.start();
+        started.add(container::stop);
+        return new RedisServer("testcontainers", container.getHost(), container.getFirstMappedPort(), null);
+    }
+
+    private static RedisServer embeddedRedis() {
+        try {
+            int port = freePort();
+            redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer().port(port)
+                    .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
+            server.start();
+            started.add(server::stop);
+            return new RedisServer("embedded", "127.0.0.1", port, null);
+        } catch (IOException e) {
+            log.warn("embedded Redis did not start: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    private static boolean answers(PostgresServer server) {
+        DriverManager.setLoginTimeout(3);
+        try (Connection c = server.connect("postgres")) {
+            return c.isValid(3);
+        } catch (Exception e) {
+            log.debug("{} does not answer: {}", server, e.getMessage());
+            return false;
+        }
+    }
+
+    private static boolean answers(RedisServer server) {
+        RedisClient client = RedisClient.create(server.uri());
+        client.setDefaultTimeout(Duration.ofSeconds(2));
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            return "PONG".equals(c.sync().ping());
+        } catch (Exception e) {
+            log.debug("{} does not answer: {}", server, e.getMessage());
+            return false;
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+        }
+    }
+
+    private static boolean dockerAnswers() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (Throwable e) {
+            log.debug("no Docker engine: {}", e.getMessage());
+            return false;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** System property {@code seatlock.<key>} or environment variable {@code SEATLOCK_<KEY>}. */
+    static String setting(String key, String fallback) {
+        String property = System.getProperty("seatlock." + key);
+        if (property != null && !property.isBlank()) {
+            return property;
+        }
+        String env = System.getenv("SEATLOCK_" + key.toUpperCase(Locale.ROOT).replace('.', '_'));
+        return env != null && !env.isBlank() ? env : fallback;
+    }
+
+    private static synchronized void stopAll() {
+        for (AutoCloseable server : started) {
+            try {
+                server.close();
+            } catch (Exception e) {
+                log.warn("could not stop {}: {}", server, e.getMessage());
+            }
+        }
+        started.clear();
+    }
+}

@@ -1,0 +1,65 @@
+package io.seatlock.localservers;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * A Redis server that answers, and how it was found.
+ *
+ * @param source   configured, local, testcontainers or embedded
+ * @param host     host to connect to
+ * @param port     port to connect to
+ * @param password its password, or null
+ */
+public record RedisServer(String source, String host, int port, String password) {
+
+    public RedisURI uri() {
+        RedisURI.Builder b = RedisURI.builder().withHost(host).withPort(port).withTimeout(Duration.ofSeconds(5));
+        if (password != null && !password.isEmpty()) {
+            b.withPassword(password.toCharArray());
+        }
+        return b.build();
+    }
+
+    /** Runs {@code work} on a short-lived connection. */
+    public <T> T with(Function<RedisCommands<String, String>, T> work) {
+        RedisClient client = RedisClient.create(uri());
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            return work.apply(c.sync());
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+        }
+    }
+
+    /** Deletes every key that starts with {@code prefix}; returns how many. */
+    public long deleteKeys(String prefix) {
+        if (prefix == null || prefix.isEmpty()) {
+            throw new IllegalArgumentException("refusing to delete keys without a prefix");
+        }
+        return with(redis -> {
+            long deleted = 0;
+            ScanCursor cursor = ScanCursor.INITIAL;
+            do {
+                KeyScanCursor<String> page = redis.scan(cursor, ScanArgs.Builder.matches(prefix + "*").limit(500));
+                if (!page.getKeys().isEmpty()) {
+                    deleted += redis.unlink(page.getKeys().toArray(String[]::new));
+                }
+                cursor = page;
+            } while (!cursor.isFinished());
+            return deleted;
+        });
+    }
+
+    @Override
+    public String toString() {
+        return source + " Redis at " + host + ":" + port;
+    }
+}

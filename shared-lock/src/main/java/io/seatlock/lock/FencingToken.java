@@ -1,0 +1,32 @@
+package io.seatlock.lock;
+
+/**
+ * A number that grows with every grant of one lock name, so storage can reject a write from a holder
+ * whose lease has since passed to someone else (Kleppmann's fencing token).
+ *
+ * <p>Tokens are strictly increasing per lock name and never reused: the acquire script takes
+ * {@code max(counter + 1, Redis server time in microseconds)}, so even a Redis restart that forgets
+ * the counter does not hand out a smaller token (unless the Redis server clock steps back).
+ */
+public record FencingToken(long value) implements Comparable<FencingToken> {
+
+    public FencingToken {
+        if (value <= 0) {
+            throw new IllegalArgumentException("fencing token must be positive, was " + value);
+        }
+    }
+
+    public boolean isNewerThan(FencingToken other) {
+        return value > other.value;
+    }
+
+    @Override
+    public int compareTo(FencingToken other) {
+        return Long.compare(value, other.value);
+    }
+
+    @Override
+    public String toString() {
+        return Long.toString(value);
+    }
+}

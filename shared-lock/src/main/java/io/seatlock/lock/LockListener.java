@@ -1,0 +1,59 @@
+package io.seatlock.lock;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Hears what the lock does, for metrics and logs. Callbacks run on the caller's or the renewal
+ * thread and must not block. The group is the lock name up to its first ':' (e.g. {@code seat}), so
+ * per-seat names do not explode metric cardinality.
+ */
+public interface LockListener {
+
+    LockListener NOOP = new LockListener() {
+    };
+
+    default void onAttempt(String group) {
+    }
+
+    default void onAcquired(String group, OverlapImpact impact) {
+    }
+
+    default void onBusy(String group) {
+    }
+
+    default void onUnavailable(String group) {
+    }
+
+    /** A release found the lock still ours, after holding it for {@code held}. */
+    default void onReleased(String group, Duration held) {
+    }
+
+    /** A release, renewal or watchdog found the lock gone or owned by another holder. */
+    default void onLost(String group, Duration held) {
+    }
+
+    default void onRenewed(String group) {
+    }
+
+    default void onRenewalFailed(String group) {
+    }
+
+    default void onFencingRejected(String resource) {
+    }
+
+    static String groupOf(String name) {
+        int colon = name.indexOf(':');
+        return colon > 0 ? name.substring(0, colon) : name;
+    }
+
+    static LockListener composite(List<? extends LockListener> listeners) {
+        if (listeners.isEmpty()) {
+            return NOOP;
+        }
+        if (listeners.size() == 1) {
+            return listeners.get(0);
+        }
+        return new CompositeLockListener(List.copyOf(listeners));
+    }
+}

@@ -1,0 +1,79 @@
+package io.seatlock.lock.redis;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The three Lua scripts of the lock, called by {@code EVALSHA}; a {@code NOSCRIPT} reply (after
+ * {@code SCRIPT FLUSH} or a restart) loads the script again and retries once.
+ * Pattern: https://redis.io/docs/latest/develop/clients/patterns/distributed-locks/
+ */
+enum LockScripts {
+
+    /**
+     * KEYS: lock, fence counter (same hash slot). ARGV: owner token, ttl ms. Returns the fencing token,
+     * or 0 if the lock is held. The token is max(counter + 1, server time in microseconds), so it
+     * stays strictly increasing even if Redis forgets the counter.
+     */
+    ACQUIRE("""
+            if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+              return 0
+            end
+            local now = redis.call('TIME')
+            local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
+            local token = redis.call('INCR', KEYS[2])
+            if token < floor then
+              token = floor
+              redis.call('SET', KEYS[2], string.format('%.0f', floor))
+            end
+            return token
+            """),
+
+    /** Compare-and-delete. KEYS: lock. ARGV: owner token. Returns 1 if it was ours and is gone. */
+    RELEASE("""
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              return redis.call('DEL', KEYS[1])
+            end
+            return 0
+            """),
+
+    /** Compare-and-PEXPIRE. KEYS: lock. ARGV: owner token, ttl ms. Returns 1 if it was ours. */
+    EXTEND("""
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            end
+            return 0
+            """);
+
+    private final String source;
+    private final String sha;
+
+    LockScripts(String source) {
+        this.source = source;
+        this.sha = sha1(source);
+    }
+
+    long run(RedisClusterCommands<String, String> redis, String[] keys, String... args) {
+        try {
+            return redis.evalsha(sha, ScriptOutputType.INTEGER, keys, args);
+        } catch (RedisNoScriptException e) {
+            redis.scriptLoad(source);
+            return redis.evalsha(sha, ScriptOutputType.INTEGER, keys, args);
+        }
+    }
+
+    private static String sha1(String source) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required by every JVM", e);
+        }
+    }
+}
