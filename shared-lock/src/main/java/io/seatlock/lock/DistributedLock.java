@@ -2,6 +2,7 @@ package io.seatlock.lock;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A lock that every replica sees. It keeps the crowd away; it does not make overlapping work
@@ -38,4 +39,10 @@ public interface DistributedLock {
 
     /** The lock's remaining time to live in Redis ({@code PTTL}), or empty if nobody holds it. */
     Optional<Duration> remainingTtl(String name);
+
+    /**
+     * Names of the locks held right now that start with {@code namePrefix} (a {@code SCAN}): for status
+     * displays such as a seat map, never for decisions, since the answer is stale on arrival.
+     */
+    Set<String> heldNames(String namePrefix);
 }

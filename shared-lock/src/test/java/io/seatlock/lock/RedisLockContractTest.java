@@ -112,6 +112,8 @@ class RedisLockContractTest {
         assertThat(valueOf("a:1")).isEqualTo(one.ownerToken());
         assertThat(valueOf("a:2")).isEqualTo(two.ownerToken());
         assertThat(lock.heldLeases()).hasSize(2);
+        assertThat(lock.heldNames("a:")).containsExactlyInAnyOrder("a:1", "a:2");
+        assertThat(lock.heldNames("b:")).isEmpty();
     }
 
     @Test

@@ -1,6 +1,9 @@
 package io.seatlock.lock.redis;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
@@ -25,6 +28,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -191,6 +195,27 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             return Optional.empty();
         }
         return Optional.of(pttl == -1 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(pttl));
+    }
+
+    @Override
+    public Set<String> heldNames(String namePrefix) {
+        if (namePrefix == null || namePrefix.indexOf('{') >= 0 || namePrefix.indexOf('}') >= 0
+                || namePrefix.indexOf('*') >= 0 || namePrefix.indexOf('?') >= 0 || namePrefix.indexOf('[') >= 0) {
+            throw new IllegalArgumentException("name prefix must not be null or contain braces or glob characters");
+        }
+        String keyStart = lockKey(namePrefix);
+        String pattern = keyStart.substring(0, keyStart.length() - 1) + "*";
+        int nameStart = settings.keyPrefix().length() + "lock:{".length();
+        return call(LockListener.groupOf(namePrefix), r -> {
+            Set<String> names = new HashSet<>();
+            ScanCursor cursor = ScanCursor.INITIAL;
+            do {
+                KeyScanCursor<String> page = r.scan(cursor, ScanArgs.Builder.matches(pattern).limit(1000));
+                page.getKeys().forEach(k -> names.add(k.substring(nameStart, k.length() - 1)));
+                cursor = page;
+            } while (!cursor.isFinished());
+            return names;
+        });
     }
 
     /** One round trip to Redis, for health checks. */

@@ -1,0 +1,42 @@
+package io.seatlock.seats;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Email;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+import java.time.Duration;
+
+/**
+ * {@code seats.*}.
+ *
+ * @param holdTtl how long the bouncer's lock on a seat lives if its holder vanishes
+ * @param relay   the e-mail outbox relay
+ * @param chaos   fault injection, refused unless the {@code chaos} profile is active
+ */
+@ConfigurationProperties("seats")
+@Validated
+public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
+                              @DefaultValue @Valid Relay relay,
+                              @DefaultValue Chaos chaos) {
+
+    /**
+     * @param interval    pause between relay rounds
+     * @param batchSize   rows claimed per round
+     * @param maxAttempts sends before a row is dead-lettered
+     * @param from        sender address
+     */
+    public record Relay(@DefaultValue("500ms") Duration interval,
+                        @DefaultValue("20") @Min(1) @Max(500) int batchSize,
+                        @DefaultValue("8") @Min(1) int maxAttempts,
+                        @DefaultValue("tickets@seatlock.example") @Email String from) {
+    }
+
+    /** @param unguardedWrite drop the referee's {@code buyer IS NULL} guard, to show the lock alone double-books */
+    public record Chaos(@DefaultValue("false") boolean unguardedWrite) {
+    }
+}

@@ -1,0 +1,98 @@
+package io.seatlock.seats.booking;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.seats.SeatsProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Service;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The booking story: the bouncer (a Redis lock per seat) turns the crowd away cheaply, the referee
+ * (a conditional write in PostgreSQL) decides. A holder that pauses past its lease and writes late
+ * matches 0 rows; if Redis is down, the referee decides alone.
+ */
+@Service
+public class BookingService {
+
+    private static final Logger log = LoggerFactory.getLogger(BookingService.class);
+
+    private final DistributedLock bouncer;
+    private final SeatReferee referee;
+    private final SeatsProperties properties;
+    private final SeatWriteHook hook;
+    private final MeterRegistry meters;
+
+    BookingService(DistributedLock bouncer, SeatReferee referee, SeatsProperties properties,
+                   ObjectProvider<SeatWriteHook> hook, MeterRegistry meters) {
+        this.bouncer = bouncer;
+        this.referee = referee;
+        this.properties = properties;
+        this.hook = hook.getIfAvailable(() -> (seat, request) -> { });
+        this.meters = meters;
+    }
+
+    public BookingConfirmation book(SeatId seat, BookingRequest request) {
+        Optional<LockLease> lease = Optional.empty();
+        String bouncerState = "up";
+        try {
+            lease = bouncer.tryAcquire(seat.lockName(), properties.holdTtl(), OverlapImpact.BROKEN_PROMISE);
+            if (lease.isEmpty()) {
+                count("seat-busy");
+                throw new SeatBusy(seat, retryAfter(seat));
+            }
+        } catch (LockUnavailableException e) {
+            bouncerState = "down";
+            meters.counter("seats.bouncer.down").increment();
+            log.warn("bouncer down, PostgreSQL decides {} alone: {}", seat, e.getMessage());
+        }
+        try {
+            Optional<Boolean> free = referee.isFree(seat);
+            if (free.isEmpty()) {
+                count("not-found");
+                throw new SeatNotFound("seat " + seat);
+            }
+            if (!free.get()) {
+                count("seat-taken");
+                throw new SeatAlreadyTaken(seat);
+            }
+            hook.beforeWrite(seat, request);
+            FencingToken token = lease.map(LockLease::fencingToken).orElse(null);
+            BookingConfirmation confirmation = claim(seat, request, token, bouncerState);
+            count("booked");
+            return confirmation;
+        } finally {
+            lease.ifPresent(LockLease::close);
+        }
+    }
+
+    private BookingConfirmation claim(SeatId seat, BookingRequest request, FencingToken token, String bouncerState) {
+        try {
+            return referee.claim(seat, request, token, bouncerState);
+        } catch (SeatAlreadyTaken e) {
+            // The holder looked, saw the seat free, and still lost: its lease ended before it wrote.
+            count("taken-at-write");
+            throw e;
+        }
+    }
+
+    private Duration retryAfter(SeatId seat) {
+        try {
+            return bouncer.remainingTtl(seat.lockName()).orElse(Duration.ofSeconds(1));
+        } catch (LockUnavailableException e) {
+            return Duration.ofSeconds(1);
+        }
+    }
+
+    private void count(String outcome) {
+        meters.counter("seats.booking", "outcome", outcome).increment();
+    }
+}

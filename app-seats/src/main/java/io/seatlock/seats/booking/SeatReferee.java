@@ -1,0 +1,80 @@
+package io.seatlock.seats.booking;
+
+import io.seatlock.lock.FencingToken;
+import io.seatlock.seats.SeatsProperties;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Decides who gets a seat, in PostgreSQL: one conditional UPDATE (the row is re-checked under its row
+ * lock, so of two writers exactly one matches), the booking row (unique per seat) and the confirmation
+ * e-mail in the outbox, all in one transaction. No lock is needed for this to be correct.
+ */
+@Component
+class SeatReferee {
+
+    private static final String CLAIM = """
+            UPDATE seats SET buyer_email = :email, buyer_name = :name, booked_at = now(), fencing_token = :token
+            WHERE event_id = :event AND label = :seat AND buyer_email IS NULL""";
+    /** Chaos only: what an app that trusts its lock would write. */
+    private static final String CLAIM_UNGUARDED = """
+            UPDATE seats SET buyer_email = :email, buyer_name = :name, booked_at = now(), fencing_token = :token
+            WHERE event_id = :event AND label = :seat""";
+    private static final String INSERT_BOOKING = """
+            INSERT INTO bookings (id, event_id, seat_label, buyer_email, buyer_name, fencing_token)
+            VALUES (:id, :event, :seat, :email, :name, :token)""";
+    private static final String UPSERT_BOOKING_UNGUARDED = INSERT_BOOKING + """
+             ON CONFLICT (event_id, seat_label) DO UPDATE SET id = EXCLUDED.id, buyer_email = EXCLUDED.buyer_email,
+             buyer_name = EXCLUDED.buyer_name, fencing_token = EXCLUDED.fencing_token""";
+
+    private final JdbcClient jdbc;
+    private final boolean unguarded;
+
+    SeatReferee(JdbcClient jdbc, SeatsProperties properties) {
+        this.jdbc = jdbc;
+        this.unguarded = properties.chaos().unguardedWrite();
+    }
+
+    /** The holder's look before it writes: empty if the seat does not exist, else whether it is free. */
+    @Transactional(readOnly = true)
+    public Optional<Boolean> isFree(SeatId seat) {
+        return jdbc.sql("SELECT buyer_email IS NULL FROM seats WHERE event_id = :event AND label = :seat")
+                .param("event", seat.event()).param("seat", seat.seat())
+                .query(Boolean.class).optional();
+    }
+
+    /**
+     * @throws SeatAlreadyTaken if the seat has a buyer (the conditional write matched 0 rows)
+     * @throws SeatNotFound     if the event or seat does not exist
+     */
+    @Transactional
+    public BookingConfirmation claim(SeatId seat, BookingRequest request, FencingToken token, String bouncer) {
+        Long fence = token == null ? null : token.value();
+        int rows = jdbc.sql(unguarded ? CLAIM_UNGUARDED : CLAIM)
+                .param("email", request.buyer()).param("name", request.name()).param("token", fence)
+                .param("event", seat.event()).param("seat", seat.seat())
+                .update();
+        if (rows == 0) {
+            throw isFree(seat).isPresent() ? new SeatAlreadyTaken(seat) : new SeatNotFound("seat " + seat);
+        }
+        UUID bookingId = UUID.randomUUID();
+        jdbc.sql(unguarded ? UPSERT_BOOKING_UNGUARDED : INSERT_BOOKING)
+                .param("id", bookingId).param("event", seat.event()).param("seat", seat.seat())
+                .param("email", request.buyer()).param("name", request.name()).param("token", fence)
+                .update();
+        jdbc.sql("""
+                        INSERT INTO email_outbox (idempotency_key, booking_id, recipient, subject, body)
+                        VALUES (:key, :booking, :to, :subject, :body)""")
+                .param("key", "booking-confirmed:" + bookingId).param("booking", bookingId)
+                .param("to", request.buyer())
+                .param("subject", "Seat " + seat.seat() + " is yours")
+                .param("body", "Hello " + request.name() + ",\n\nseat " + seat.seat() + " for " + seat.event()
+                        + " is booked for you. Booking " + bookingId + ".\n")
+                .update();
+        return new BookingConfirmation(bookingId, seat.event(), seat.seat(), request.buyer(), fence, bouncer);
+    }
+}

@@ -1,0 +1,89 @@
+package io.seatlock.seats.seats;
+
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.seats.booking.SeatId;
+import io.seatlock.seats.booking.SeatNotFound;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Set;
+
+/** What a buyer sees: events, and each seat FREE, HELD (someone is booking it) or BOOKED. */
+@RestController
+class SeatsController {
+
+    record EventView(String id, String name, OffsetDateTime startsAt) {
+    }
+
+    record SeatView(String seat, SeatStatus status) {
+    }
+
+    record SeatDetail(String seat, SeatStatus status, String buyerName) {
+    }
+
+    enum SeatStatus { FREE, HELD, BOOKED }
+
+    private record SeatRow(String label, boolean booked, String buyerName) {
+    }
+
+    private final JdbcClient jdbc;
+    private final DistributedLock lock;
+
+    SeatsController(JdbcClient jdbc, DistributedLock lock) {
+        this.jdbc = jdbc;
+        this.lock = lock;
+    }
+
+    @GetMapping("/api/events")
+    List<EventView> events() {
+        return jdbc.sql("SELECT id, name, starts_at FROM events ORDER BY starts_at, id").query(EventView.class).list();
+    }
+
+    @GetMapping("/api/events/{event}/seats")
+    List<SeatView> seats(@PathVariable String event) {
+        SeatId.parse(event, "1A");
+        List<SeatRow> rows = jdbc.sql("""
+                        SELECT label, buyer_email IS NOT NULL AS booked, buyer_name FROM seats WHERE event_id = :event
+                        ORDER BY substring(label from '[A-Z]$'), length(label), label""")
+                .param("event", event).query(SeatRow.class).list();
+        if (rows.isEmpty()) {
+            throw new SeatNotFound("event " + event);
+        }
+        Set<String> held = heldSeats(event);
+        return rows.stream().map(r -> new SeatView(r.label(), status(r, held))).toList();
+    }
+
+    @GetMapping("/api/events/{event}/seats/{seat}")
+    SeatDetail seat(@PathVariable String event, @PathVariable String seat) {
+        SeatId id = SeatId.parse(event, seat);
+        SeatRow row = jdbc.sql("""
+                        SELECT label, buyer_email IS NOT NULL AS booked, buyer_name FROM seats
+                        WHERE event_id = :event AND label = :seat""")
+                .param("event", id.event()).param("seat", id.seat()).query(SeatRow.class).optional()
+                .orElseThrow(() -> new SeatNotFound("seat " + id));
+        SeatStatus status = status(row, heldSeats(event));
+        return new SeatDetail(row.label(), status, row.booked() ? row.buyerName() : null);
+    }
+
+    private static SeatStatus status(SeatRow row, Set<String> held) {
+        if (row.booked()) {
+            return SeatStatus.BOOKED;
+        }
+        return held.contains(row.label()) ? SeatStatus.HELD : SeatStatus.FREE;
+    }
+
+    /** Labels of this event's seats with a bouncer lock right now; none if Redis is down. */
+    private Set<String> heldSeats(String event) {
+        String prefix = "seat:" + event + ":";
+        try {
+            return Set.copyOf(lock.heldNames(prefix).stream().map(n -> n.substring(prefix.length())).toList());
+        } catch (LockUnavailableException e) {
+            return Set.of();
+        }
+    }
+}

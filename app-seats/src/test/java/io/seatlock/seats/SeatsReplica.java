@@ -1,0 +1,91 @@
+package io.seatlock.seats;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.seats.booking.SeatWriteHook;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.HashMap;
+import java.util.Map;
+
+/** One running app-seats instance on its own port, sharing the test class's PostgreSQL and Redis. */
+public final class SeatsReplica implements AutoCloseable {
+
+    private static final HttpClient http = HttpClient.newHttpClient();
+
+    private final ConfigurableApplicationContext context;
+    private final int port;
+
+    private SeatsReplica(ConfigurableApplicationContext context) {
+        this.context = context;
+        this.port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+    }
+
+    public static SeatsReplica start(String name, IsolatedServers servers, int smtpPort, SeatWriteHook hook,
+                                     Map<String, String> extra, String... profiles) {
+        Map<String, String> properties = new HashMap<>(servers.springProperties());
+        properties.put("server.port", "0");
+        properties.put("spring.mail.host", "127.0.0.1");
+        properties.put("spring.mail.port", Integer.toString(smtpPort));
+        properties.put("seatlock.lock.instance-id", name);
+        properties.put("seats.relay.interval", "100ms");
+        properties.putAll(extra);
+        SpringApplicationBuilder builder = new SpringApplicationBuilder(SeatsApplication.class).profiles(profiles);
+        if (hook != null) {
+            builder.initializers(c -> ((GenericApplicationContext) c).registerBean(SeatWriteHook.class, () -> hook));
+        }
+        // As command-line arguments, so they win over application.yml.
+        String[] args = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+        return new SeatsReplica(builder.run(args));
+    }
+
+    public HttpResponse<String> book(String event, String seat, String json) {
+        return send(HttpRequest.newBuilder(uri("/api/events/" + event + "/seats/" + seat + "/booking"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    public HttpResponse<String> book(String event, String seat, String buyer, String name) {
+        return book(event, seat, "{\"buyer\":\"" + buyer + "\",\"name\":\"" + name + "\"}");
+    }
+
+    public HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET().build());
+    }
+
+    public URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    public double counter(String name, String... tags) {
+        var counter = context.getBean(MeterRegistry.class).find(name).tags(tags).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    public ConfigurableApplicationContext context() {
+        return context;
+    }
+
+    private static HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}
