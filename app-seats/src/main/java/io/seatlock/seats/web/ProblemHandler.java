@@ -10,6 +10,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -37,7 +38,8 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler({CannotGetJdbcConnectionException.class, CannotCreateTransactionException.class,
-            DataAccessResourceFailureException.class, TransientDataAccessException.class})
+            DataAccessResourceFailureException.class, TransientDataAccessException.class,
+            TransactionSystemException.class})
     ProblemDetail databaseUnavailable(Exception e) {
         logger.warn("database unavailable: " + e.getMessage());
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",

@@ -1,0 +1,192 @@
+package io.seatlock.seats;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetupTest;
+import io.seatlock.localservers.FaultProxy;
+import io.seatlock.localservers.IsolatedServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The HTTP contract: statuses, problem bodies, and that bad input writes nothing. */
+class BookingApiTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("BookingApiTest");
+
+    private static final GreenMail mail = new GreenMail(ServerSetupTest.SMTP.dynamicPort());
+    private static SeatsReplica app;
+    private final SeatsDatabase db = new SeatsDatabase(servers);
+
+    @BeforeAll
+    static void start() {
+        mail.start();
+        app = SeatsReplica.start("api", servers, mail.getSmtp().getPort(), null, Map.of());
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+        mail.stop();
+    }
+
+    private long rows() {
+        return db.count("SELECT (SELECT count(*) FROM bookings) + (SELECT count(*) FROM email_outbox) "
+                + "+ (SELECT count(*) FROM seats WHERE buyer_email IS NOT NULL)");
+    }
+
+    private long redisKeys() {
+        return servers.redis().with(r -> (long) r.keys(servers.keyPrefix() + "*").size());
+    }
+
+    @Test
+    void booksAndShowsTheSeat() {
+        HttpResponse<String> booked = app.book("concert", "1A", "ada@example.com", "Ada");
+        assertThat(booked.statusCode()).isEqualTo(201);
+        assertThat(booked.body()).contains("\"seat\":\"1A\"", "\"fencingToken\":", "\"bouncer\":\"up\"");
+        assertThat(booked.headers().firstValue("Location")).hasValue("/api/events/concert/seats/1A");
+        assertThat(db.buyerOf("concert", "1A")).isEqualTo("ada@example.com");
+
+        HttpResponse<String> seat = app.get("/api/events/concert/seats/1A");
+        assertThat(seat.body()).contains("\"status\":\"BOOKED\"", "\"buyerName\":\"Ada\"").doesNotContain("ada@example.com");
+        assertThat(app.get("/api/events/concert/seats").body()).contains("{\"seat\":\"1A\",\"status\":\"BOOKED\"}",
+                "{\"seat\":\"2A\",\"status\":\"FREE\"}");
+        assertThat(app.get("/api/events").body()).contains("\"id\":\"concert\"");
+
+        HttpResponse<String> again = app.book("concert", "1A", "bob@example.com", "Bob");
+        assertThat(again.statusCode()).isEqualTo(409);
+        assertThat(again.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(again.body()).contains("/problems/seat-taken");
+    }
+
+    @Test
+    void aHeldSeatIsBusyAnsweredFromRedisWithRetryAfter() {
+        servers.redis().with(r -> r.set(servers.keyPrefix() + "lock:{seat:concert:3A}", "someone-else",
+                io.lettuce.core.SetArgs.Builder.px(8000)));
+        assertThat(app.get("/api/events/concert/seats/3A").body()).contains("\"status\":\"HELD\"");
+        long before = rows();
+
+        HttpResponse<String> busy = app.book("concert", "3A", "cy@example.com", "Cy");
+
+        assertThat(busy.statusCode()).isEqualTo(409);
+        assertThat(busy.body()).contains("/problems/seat-busy", "someone is booking seat 3A");
+        assertThat(busy.headers().firstValue("Retry-After")).hasValueSatisfying(v ->
+                assertThat(Integer.parseInt(v)).isBetween(1, 8));
+        assertThat(rows()).isEqualTo(before);
+        assertThat(app.counter("seats.booking", "outcome", "seat-busy")).isEqualTo(1.0);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "concert|4A|{\"buyer\":\"not-an-email\",\"name\":\"X\"}",
+            "concert|4A|{\"buyer\":\"\",\"name\":\"X\"}",
+            "concert|4A|{\"buyer\":\"x@example.com\",\"name\":\"\"}",
+            "concert|4A|{\"buyer\":\"x@example.com\"}",
+            "concert|4A|{\"buyer\":\"x@example.com\",\"name\":\"<script>alert(1)</script>\"}",
+            "concert|4A|{\"buyer\":\"x@example.com',--\",\"name\":\"X\"}",
+            "concert|4A|{\"buyer\":42,\"name\":[]}",
+            "concert|4A|{\"buyer\":",
+            "concert|4A|not json at all",
+            "concert|14c|{\"buyer\":\"x@example.com\",\"name\":\"X\"}",
+            "concert|A14|{\"buyer\":\"x@example.com\",\"name\":\"X\"}",
+            "Concert!|4A|{\"buyer\":\"x@example.com\",\"name\":\"X\"}"})
+    void badInputIs400WithAProblemAndWritesNothing(String event, String seat, String body) {
+        long before = rows();
+        long keysBefore = redisKeys();
+        HttpResponse<String> response = app.book(event, seat, body);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(response.body()).contains("\"status\":400");
+        assertThat(rows()).isEqualTo(before);
+        assertThat(redisKeys()).isEqualTo(keysBefore);
+    }
+
+    @Test
+    void oversizedFieldsAre400() {
+        long before = rows();
+        HttpResponse<String> response = app.book("concert", "4A",
+                "{\"buyer\":\"x@example.com\",\"name\":\"" + "n".repeat(101) + "\"}");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("\"name\"");
+        assertThat(rows()).isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/api/events/opera/seats/1A/booking", "/api/events/concert/seats/99Z/booking"})
+    void unknownEventsAndSeatsAre404(String path) {
+        long before = rows();
+        HttpResponse<String> response = app.book(path.split("/")[3], path.split("/")[5], "dee@example.com", "Dee");
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.body()).contains("/problems/not-found");
+        assertThat(rows()).isEqualTo(before);
+        assertThat(app.get("/api/events/opera/seats").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void withRedisDownThePostgresRefereeDecidesAlone() throws Exception {
+        try (FaultProxy redis = new FaultProxy(servers.redis().host(), servers.redis().port());
+             SeatsReplica noBouncer = SeatsReplica.start("no-bouncer", servers, mail.getSmtp().getPort(), null,
+                     Map.of("spring.data.redis.port", Integer.toString(redis.port()),
+                             "seatlock.lock.command-timeout", "300ms"))) {
+            redis.down();
+            HttpResponse<String> first = noBouncer.book("concert", "5A", "eve@example.com", "Eve");
+            HttpResponse<String> second = noBouncer.book("concert", "5A", "fay@example.com", "Fay");
+
+            assertThat(first.statusCode()).isEqualTo(201);
+            assertThat(first.body()).contains("\"bouncer\":\"down\"", "\"fencingToken\":null");
+            assertThat(first.headers().firstValue("X-Bouncer")).hasValue("down");
+            assertThat(second.statusCode()).isEqualTo(409);
+            assertThat(db.buyerOf("concert", "5A")).isEqualTo("eve@example.com");
+            assertThat(noBouncer.counter("seats.bouncer.down")).isEqualTo(2.0);
+        }
+    }
+
+    @Test
+    void withPostgresDownBookingIs503AndNothingIsConfirmed() throws Exception {
+        try (FaultProxy pg = new FaultProxy(servers.postgres().host(), servers.postgres().port());
+             SeatsReplica noDb = SeatsReplica.start("no-db", servers, mail.getSmtp().getPort(), null,
+                     Map.of("spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + servers.database(),
+                             "spring.datasource.hikari.connection-timeout", "1000"))) {
+            pg.down();
+            HttpResponse<String> response = noDb.book("concert", "6A", "gus@example.com", "Gus");
+            assertThat(response.statusCode()).isEqualTo(503);
+            assertThat(response.body()).contains("/problems/database-unavailable");
+        }
+        assertThat(db.buyerOf("concert", "6A")).isNull();
+    }
+
+    @Test
+    void openApiDescribesTheBookingEndpoint() {
+        HttpResponse<String> spec = app.get("/v3/api-docs");
+        assertThat(spec.statusCode()).isEqualTo(200);
+        assertThat(spec.body()).contains("/api/events/{event}/seats/{seat}/booking", "seat-busy");
+    }
+
+    @Test
+    void actuatorExposesOnlyHealthAndInfo() {
+        assertThat(app.get("/actuator/health").statusCode()).isEqualTo(200);
+        assertThat(app.get("/actuator/metrics").statusCode()).isEqualTo(404);
+        assertThat(app.get("/actuator/env").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void faultInjectionCannotBeSwitchedOnInTheDefaultProfile() {
+        String[] args = Stream.concat(
+                servers.springProperties().entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()),
+                Stream.of("--server.port=0", "--seats.chaos.unguarded-write=true")).toArray(String[]::new);
+        assertThatThrownBy(() -> new SpringApplicationBuilder(SeatsApplication.class).run(args))
+                .hasRootCauseMessage("seats.chaos.unguarded-write may only be set with the 'chaos' profile active");
+    }
+}
