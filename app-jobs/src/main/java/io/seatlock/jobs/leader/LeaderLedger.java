@@ -1,0 +1,34 @@
+package io.seatlock.jobs.leader;
+
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.fencing.PostgresFence;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Leader-only writes, each carrying its epoch. The fence row is written in the same transaction, so
+ * a write from an older epoch than the newest accepted one fails with
+ * {@link io.seatlock.lock.StaleFencingTokenException} and leaves nothing behind.
+ */
+@Component
+public class LeaderLedger {
+
+    private final JdbcTemplate jdbc;
+    private final PostgresFence fence;
+
+    LeaderLedger(JdbcTemplate jdbc, PostgresFence fence) {
+        this.jdbc = jdbc;
+        this.fence = fence;
+    }
+
+    @Transactional
+    public void record(String group, FencingToken epoch, String holder, String action) {
+        jdbc.execute((ConnectionCallback<Void>) c -> {
+            fence.admit(c, "leader:" + group, epoch);
+            return null;
+        });
+        jdbc.update("INSERT INTO leader_actions (epoch, holder, action) VALUES (?, ?, ?)", epoch.value(), holder, action);
+    }
+}

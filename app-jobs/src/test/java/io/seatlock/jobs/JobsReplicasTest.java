@@ -1,0 +1,228 @@
+package io.seatlock.jobs;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.seatlock.jobs.jobs.PaymentCapture;
+import io.seatlock.jobs.leader.LeaderElection;
+import io.seatlock.jobs.leader.LeaderLedger;
+import io.seatlock.jobs.stock.StockReservations;
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.StaleFencingTokenException;
+import io.seatlock.localservers.IsolatedServers;
+import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Three replicas of app-jobs started at once on one empty database and one Redis. */
+class JobsReplicasTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("JobsReplicasTest");
+
+    private static final List<ConfigurableApplicationContext> replicas = new ArrayList<>();
+    private static JdbcClient db;
+
+    @BeforeAll
+    static void startThreeReplicasAtOnce() throws Exception {
+        db = JdbcClient.create(new SimpleDriverDataSource(new org.postgresql.Driver(), servers.jdbcUrl(),
+                servers.postgres().user(), servers.postgres().password()));
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<ConfigurableApplicationContext>> starting = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            String name = "jobs-" + i;
+            starting.add(pool.submit(() -> {
+                go.await();
+                return start(name);
+            }));
+        }
+        go.countDown();
+        for (Future<ConfigurableApplicationContext> f : starting) {
+            replicas.add(f.get(3, TimeUnit.MINUTES));
+        }
+        pool.shutdown();
+    }
+
+    private static ConfigurableApplicationContext start(String name) {
+        Map<String, String> p = new java.util.HashMap<>(servers.springProperties());
+        p.put("jobs.instance-id", name);
+        p.put("seatlock.lock.instance-id", name);
+        p.put("jobs.leader.lease", "1500ms");
+        p.put("jobs.leader.retry", "100ms");
+        p.put("jobs.report.cron", "-");
+        p.put("jobs.payments.cron", "-");
+        p.put("spring.main.web-application-type", "none");
+        String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        return new SpringApplicationBuilder(JobsApplication.class).run(args);
+    }
+
+    @AfterAll
+    static void stop() {
+        replicas.forEach(ConfigurableApplicationContext::close);
+    }
+
+    private static <T> List<T> beans(Class<T> type) {
+        return replicas.stream().map(c -> c.getBean(type)).toList();
+    }
+
+    private static <T> List<T> concurrently(List<Callable<T>> work) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(work.size(), 32));
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<T>> futures = work.stream().map(w -> pool.submit(() -> {
+            go.await();
+            return w.call();
+        })).toList();
+        go.countDown();
+        List<T> results = new ArrayList<>();
+        for (Future<T> f : futures) {
+            results.add(f.get(2, TimeUnit.MINUTES));
+        }
+        pool.shutdown();
+        return results;
+    }
+
+    @Test
+    void migrationsRanExactlyOnceAndAllThreeReplicasCameUp() {
+        assertThat(replicas).hasSize(3).allMatch(ConfigurableApplicationContext::isActive);
+        assertThat(db.sql("SELECT count(*) FROM flyway_schema_history WHERE success AND version IS NOT NULL")
+                .query(Long.class).single()).isEqualTo(2);
+        assertThat(db.sql("SELECT count(DISTINCT version) FROM flyway_schema_history").query(Long.class).single())
+                .isEqualTo(2);
+        double executed = beans(MeterRegistry.class).stream()
+                .mapToDouble(m -> m.counter("jobs.migrations.executed").count()).sum();
+        assertThat(executed).isEqualTo(2.0);
+    }
+
+    @Test
+    void eachPaymentIsCapturedOnceEvenWhenEveryReplicaRunsTheSlot() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            db.sql("INSERT INTO payments (idempotency_key, amount_cents) VALUES (?, ?)").params("order-" + i, 1000 + i).update();
+        }
+        Instant slot = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        List<Callable<Integer>> runs = new ArrayList<>();
+        for (PaymentCapture capture : beans(PaymentCapture.class)) {
+            runs.add(() -> capture.captureDue(slot));
+            runs.add(() -> capture.captureDue(slot));
+        }
+        List<Integer> captured = concurrently(runs);
+
+        assertThat(captured.stream().mapToInt(Integer::intValue).sum()).isEqualTo(25);
+        assertThat(captured.stream().filter(c -> c > 0)).hasSize(1);
+        assertThat(db.sql("SELECT count(*) FROM payments WHERE state = 'CAPTURED'").query(Long.class).single()).isEqualTo(25);
+        assertThat(db.sql("SELECT count(*) FROM job_runs WHERE job_name = 'payment-capture' AND slot = ?")
+                .params(java.sql.Timestamp.from(slot)).query(Long.class).single()).isEqualTo(1);
+    }
+
+    @Test
+    void shedLockRunsAScheduledTaskOnOneReplicaAtATime() throws Exception {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger ran = new AtomicInteger();
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        List<Callable<Boolean>> attempts = new ArrayList<>();
+        for (LockProvider provider : beans(LockProvider.class)) {
+            DefaultLockingTaskExecutor executor = new DefaultLockingTaskExecutor(provider);
+            attempts.add(() -> executor.executeWithLock((Runnable) () -> {
+                if (running.incrementAndGet() > 1) {
+                    overlaps.incrementAndGet();
+                }
+                ran.incrementAndGet();
+                inside.countDown();
+                try {
+                    finish.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                running.decrementAndGet();
+            }, new LockConfiguration(Instant.now(), "nightly-report", Duration.ofMinutes(1), Duration.ZERO)).wasExecuted());
+        }
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        Future<Boolean> release = pool.submit(() -> {
+            inside.await(10, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(5)).until(() -> servers.redis()
+                    .with(r -> r.exists(servers.keyPrefix() + "lock:{nightly-report}")) == 1);
+            finish.countDown();
+            return true;
+        });
+        List<Boolean> executed = concurrently(attempts);
+        release.get(20, TimeUnit.SECONDS);
+        pool.shutdown();
+
+        assertThat(executed.stream().filter(Boolean::booleanValue)).hasSize(1);
+        assertThat(ran).hasValue(1);
+        assertThat(overlaps).hasValue(0);
+    }
+
+    @Test
+    void oneHundredReserversNeverOversellTenUnits() throws Exception {
+        db.sql("INSERT INTO stock (sku, total) VALUES ('lamp', 10)").update();
+        List<StockReservations> reservations = beans(StockReservations.class);
+        List<Callable<StockReservations.Outcome>> reservers = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            StockReservations r = reservations.get(i % 3);
+            reservers.add(() -> r.reserve("lamp", Duration.ofSeconds(60)));
+        }
+        List<StockReservations.Outcome> outcomes = concurrently(reservers);
+
+        assertThat(outcomes.stream().filter(o -> o == StockReservations.Outcome.RESERVED)).hasSize(10);
+        assertThat(outcomes.stream().filter(o -> o == StockReservations.Outcome.SOLD_OUT)).hasSize(90);
+        assertThat(db.sql("SELECT reserved FROM stock WHERE sku = 'lamp'").query(Integer.class).single()).isEqualTo(10);
+    }
+
+    @Test
+    void exactlyOneLeaderAndALostLeadersDelayedWriteIsRejected() {
+        List<LeaderElection> candidates = beans(LeaderElection.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> candidates.stream().filter(LeaderElection::isLeader).count() == 1);
+        LeaderElection oldLeader = candidates.stream().filter(LeaderElection::isLeader).findFirst().orElseThrow();
+        FencingToken oldEpoch = oldLeader.epoch().orElseThrow();
+        LeaderLedger ledger = replicas.get(candidates.indexOf(oldLeader)).getBean(LeaderLedger.class);
+        ledger.record("jobs", oldEpoch, oldLeader.candidate(), "before the pause");
+
+        // The leader stalls past its lease: the lock vanishes behind its back (as it would by expiry).
+        servers.redis().with(r -> r.del(servers.keyPrefix() + "lock:{leader:jobs}"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> candidates.stream()
+                .anyMatch(c -> c != oldLeader && c.isLeader()));
+        LeaderElection newLeader = candidates.stream().filter(c -> c != oldLeader && c.isLeader()).findFirst().orElseThrow();
+        FencingToken newEpoch = newLeader.epoch().orElseThrow();
+        assertThat(newEpoch.isNewerThan(oldEpoch)).isTrue();
+        replicas.get(candidates.indexOf(newLeader)).getBean(LeaderLedger.class)
+                .record("jobs", newEpoch, newLeader.candidate(), "new term");
+
+        assertThatThrownBy(() -> ledger.record("jobs", oldEpoch, oldLeader.candidate(), "late write from the old term"))
+                .isInstanceOf(StaleFencingTokenException.class);
+        assertThat(db.sql("SELECT count(*) FROM leader_actions WHERE action = 'late write from the old term'")
+                .query(Long.class).single()).isZero();
+        assertThat(db.sql("SELECT count(DISTINCT holder) FROM leader_actions GROUP BY epoch").query(Long.class).list())
+                .allMatch(holders -> holders == 1);
+        assertThat(Stream.of(candidates.toArray(LeaderElection[]::new)).filter(LeaderElection::isLeader)).hasSize(1);
+        assertThat(replicas.get(candidates.indexOf(oldLeader)).getBean(MeterRegistry.class)
+                .counter("seatlock.lock.fencing.rejections", "group", "leader").count()).isEqualTo(1.0);
+    }
+}
