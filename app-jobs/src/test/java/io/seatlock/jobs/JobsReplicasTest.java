@@ -11,6 +11,7 @@ import io.seatlock.localservers.IsolatedServers;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -149,7 +150,7 @@ class JobsReplicasTest {
         List<Callable<Boolean>> attempts = new ArrayList<>();
         for (LockProvider provider : beans(LockProvider.class)) {
             DefaultLockingTaskExecutor executor = new DefaultLockingTaskExecutor(provider);
-            attempts.add(() -> executor.executeWithLock((Runnable) () -> {
+            attempts.add(() -> executedOnce(executor, () -> {
                 if (running.incrementAndGet() > 1) {
                     overlaps.incrementAndGet();
                 }
@@ -161,7 +162,8 @@ class JobsReplicasTest {
                     Thread.currentThread().interrupt();
                 }
                 running.decrementAndGet();
-            }, new LockConfiguration(Instant.now(), "nightly-report", Duration.ofMinutes(1), Duration.ZERO)).wasExecuted());
+                return true;
+            }, new LockConfiguration(Instant.now(), "nightly-report", Duration.ofMinutes(1), Duration.ZERO)));
         }
         ExecutorService pool = Executors.newSingleThreadExecutor();
         Future<Boolean> release = pool.submit(() -> {
@@ -178,6 +180,17 @@ class JobsReplicasTest {
         assertThat(executed.stream().filter(Boolean::booleanValue)).hasSize(1);
         assertThat(ran).hasValue(1);
         assertThat(overlaps).hasValue(0);
+    }
+
+    private static boolean executedOnce(LockingTaskExecutor executor, LockingTaskExecutor.TaskWithResult<Boolean> task,
+                                        LockConfiguration configuration) throws Exception {
+        try {
+            return executor.executeWithLock(task, configuration).wasExecuted();
+        } catch (Exception | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
     @Test
