@@ -220,7 +220,10 @@ class JobsReplicasTest {
 
         // The leader stalls past its lease: the lock vanishes behind its back (as it would by expiry).
         servers.redis().with(r -> r.del(servers.keyPrefix() + "lock:{leader:jobs}"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> candidates.stream()
+        // The old leader revokes itself within its lease (its next renewal finds the lock gone) ...
+        await().atMost(Duration.ofMillis(1500)).until(() -> !oldLeader.isLeader());
+        // ... and a new leader appears within lease + retry.
+        await().atMost(Duration.ofMillis(1600)).until(() -> candidates.stream()
                 .anyMatch(c -> c != oldLeader && c.isLeader()));
         LeaderElection newLeader = candidates.stream().filter(c -> c != oldLeader && c.isLeader()).findFirst().orElseThrow();
         FencingToken newEpoch = newLeader.epoch().orElseThrow();
