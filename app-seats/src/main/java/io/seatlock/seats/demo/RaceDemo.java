@@ -1,0 +1,123 @@
+package io.seatlock.seats.demo;
+
+import io.seatlock.localservers.LocalServers;
+import io.seatlock.localservers.PostgresServer;
+import io.seatlock.localservers.RedisServer;
+import io.seatlock.seats.SeatsApplication;
+import io.seatlock.seats.booking.BookingRequest;
+import io.seatlock.seats.booking.SeatId;
+import io.seatlock.seats.booking.SeatWriteHook;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Replays the 14C story with two app instances in one JVM and prints its timeline: A locks 14C and
+ * sees it free, stalls past its lease, B books 14C for Omar, A wakes and writes for Lena. Runs on the
+ * servers {@link LocalServers} finds (configured, 127.0.0.1, Testcontainers or embedded), in a fresh
+ * database {@code seatlock_race_demo}.
+ */
+public final class RaceDemo {
+
+    private static final long T0 = System.nanoTime();
+
+    private RaceDemo() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        PostgresServer pg = LocalServers.postgres();
+        RedisServer redis = LocalServers.redis();
+        String database = "seatlock_race_demo";
+        String prefix = "race-demo:" + System.currentTimeMillis() + ":";
+        pg.dropDatabase(database);
+        pg.ensureDatabase(database);
+
+        CountDownLatch aSawFree = new CountDownLatch(1);
+        CountDownLatch wakeA = new CountDownLatch(1);
+        SeatWriteHook gcPause = (seat, request) -> {
+            say("A: %s looks free; A stalls right before its write (think: a 12 s GC pause)", seat.seat());
+            aSawFree.countDown();
+            await(wakeA);
+        };
+        try (ConfigurableApplicationContext a = start("server-a", pg, redis, database, prefix, gcPause);
+             ConfigurableApplicationContext b = start("server-b", pg, redis, database, prefix, null)) {
+            say("A and B are up on ports %s and %s; seat lock TTL is 1 s", port(a), port(b));
+            CompletableFuture<HttpResponse<String>> lena = CompletableFuture.supplyAsync(
+                    () -> book(a, "lena@example.com", "Lena"));
+            await(aSawFree);
+            String lockKey = prefix + "lock:{" + new SeatId("concert", "14C").lockName() + "}";
+            say("Redis: A holds %s (owner %s)", lockKey, redis.with(r -> r.get(lockKey)));
+            while (redis.with(r -> r.exists(lockKey)) == 1) {
+                Thread.sleep(20);
+            }
+            say("Redis: A's lock has expired while A is still paused");
+            HttpResponse<String> omar = book(b, "omar@example.com", "Omar");
+            say("B: books 14C for Omar -> %d %s", omar.statusCode(), omar.body());
+            wakeA.countDown();
+            say("A: wakes up and writes 14C for Lena ...");
+            HttpResponse<String> late = lena.get(10, TimeUnit.SECONDS);
+            say("A: -> %d %s", late.statusCode(), late.body());
+
+            JdbcClient db = JdbcClient.create(a.getBean(javax.sql.DataSource.class));
+            say("PostgreSQL: seat 14C buyer = %s", db.sql(
+                    "SELECT buyer_email FROM seats WHERE event_id = 'concert' AND label = '14C'").query(String.class).single());
+            say("PostgreSQL: confirmation e-mails queued: %s", db.sql(
+                    "SELECT string_agg(recipient, ', ') FROM email_outbox").query(String.class).single());
+            say("The referee's conditional write matched 0 rows for A: Lena was told 'just taken', Omar keeps 14C.");
+        } finally {
+            redis.deleteKeys(prefix);
+        }
+    }
+
+    private static ConfigurableApplicationContext start(String name, PostgresServer pg, RedisServer redis,
+                                                        String database, String prefix, SeatWriteHook hook) {
+        SpringApplicationBuilder builder = new SpringApplicationBuilder(SeatsApplication.class).logStartupInfo(false);
+        if (hook != null) {
+            builder.initializers(c -> ((GenericApplicationContext) c).registerBean(SeatWriteHook.class, () -> hook));
+        }
+        return builder.run("--server.port=0", "--seats.hold-ttl=1s", "--seatlock.lock.instance-id=" + name,
+                "--seatlock.lock.key-prefix=" + prefix, "--spring.datasource.url=" + pg.jdbcUrl(database),
+                "--spring.datasource.username=" + pg.user(), "--spring.datasource.password=" + pg.password(),
+                "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
+                "--seats.relay.interval=1h", "--spring.main.banner-mode=off", "--logging.level.root=WARN");
+    }
+
+    private static HttpResponse<String> book(ConfigurableApplicationContext app, String buyer, String name) {
+        try {
+            BookingRequest request = new BookingRequest(buyer, name);
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + port(app) + "/api/events/concert/seats/14C/booking"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(
+                            "{\"buyer\":\"" + request.buyer() + "\",\"name\":\"" + request.name() + "\"}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String port(ConfigurableApplicationContext app) {
+        return app.getEnvironment().getProperty("local.server.port");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void say(String format, Object... args) {
+        System.out.printf("[%5d ms] %s%n", (System.nanoTime() - T0) / 1_000_000, String.format(format, args));
+    }
+}
