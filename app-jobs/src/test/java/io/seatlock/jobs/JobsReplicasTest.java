@@ -241,4 +241,19 @@ class JobsReplicasTest {
         assertThat(replicas.get(candidates.indexOf(oldLeader)).getBean(MeterRegistry.class)
                 .counter("seatlock.lock.fencing.rejections", "group", "leader").count()).isEqualTo(1.0);
     }
+
+    @Test
+    void yieldingHandsLeadershipToAnotherCandidateWithANewerEpoch() {
+        List<LeaderElection> candidates = beans(LeaderElection.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> candidates.stream().filter(LeaderElection::isLeader).count() == 1);
+        LeaderElection leader = candidates.stream().filter(LeaderElection::isLeader).findFirst().orElseThrow();
+        FencingToken epoch = leader.epoch().orElseThrow();
+
+        leader.yieldLeadership();
+
+        assertThat(leader.isLeader()).isFalse();
+        await().atMost(Duration.ofSeconds(5)).until(() -> candidates.stream().filter(LeaderElection::isLeader).count() == 1);
+        FencingToken next = candidates.stream().filter(LeaderElection::isLeader).findFirst().orElseThrow().epoch().orElseThrow();
+        assertThat(next.isNewerThan(epoch)).isTrue();
+    }
 }

@@ -119,7 +119,7 @@ public final class LocalServers {
                 container.getUsername(), container.getPassword());
     }
 
-    private static PostgresServer embeddedPostgres() {
+    static PostgresServer embeddedPostgres() {
         try {
             EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
             started.add(pg);
@@ -158,7 +158,7 @@ public final class LocalServers {
         return new RedisServer("testcontainers", container.getHost(), container.getFirstMappedPort(), null);
     }
 
-    private static RedisServer embeddedRedis() {
+    static RedisServer embeddedRedis() {
         try {
             int port = freePort();
             redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer().port(port)

@@ -2,6 +2,7 @@ package io.seatlock.jobs.leader;
 
 import io.seatlock.jobs.JobsProperties;
 import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.FencingToken;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -20,8 +21,18 @@ class LeaderConfiguration {
     @Bean(destroyMethod = "close")
     LeaderElection leaderElection(DistributedLock lock, JobsProperties properties, ApplicationEventPublisher events) {
         JobsProperties.Leader leader = properties.leader();
-        return new LeaderElection(lock, leader.group(), properties.instanceId(), leader.lease(), leader.retry(),
-                events::publishEvent);
+        String me = properties.instanceId();
+        return new LeaderElection(lock, leader.group(), me, leader.lease(), leader.retry(), new Candidate() {
+            @Override
+            public void onGranted(FencingToken epoch) {
+                events.publishEvent(new LeadershipGranted(leader.group(), me, epoch));
+            }
+
+            @Override
+            public void onRevoked(FencingToken epoch) {
+                events.publishEvent(new LeadershipRevoked(leader.group(), me, epoch));
+            }
+        });
     }
 
     @Bean

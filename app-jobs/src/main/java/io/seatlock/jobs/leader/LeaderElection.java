@@ -10,7 +10,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * Leader election on the shared lock: the leader holds {@code leader:<group>} with a renewed lease;
@@ -28,13 +27,13 @@ public class LeaderElection implements AutoCloseable {
     private final String candidate;
     private final Duration lease;
     private final Duration retry;
-    private final Consumer<LeadershipChanged> listener;
+    private final Candidate callbacks;
     private final Thread loop;
     private volatile LockLease current;
     private volatile boolean running = true;
 
     public LeaderElection(DistributedLock lock, String group, String candidate, Duration lease, Duration retry,
-                          Consumer<LeadershipChanged> listener) {
+                          Candidate callbacks) {
         if (retry.compareTo(lease) >= 0) {
             throw new IllegalArgumentException("retry " + retry + " must be shorter than the lease " + lease);
         }
@@ -43,7 +42,7 @@ public class LeaderElection implements AutoCloseable {
         this.candidate = candidate;
         this.lease = lease;
         this.retry = retry;
-        this.listener = listener;
+        this.callbacks = callbacks;
         this.loop = new Thread(this::campaign, "leader-election-" + group + "-" + candidate);
         this.loop.setDaemon(true);
         this.loop.start();
@@ -104,7 +103,7 @@ public class LeaderElection implements AutoCloseable {
         current = granted;
         granted.keepAlive(() -> revoke(granted));
         log.info("{} leads {} in epoch {}", candidate, group, granted.fencingToken());
-        listener.accept(new LeadershipChanged(group, candidate, granted.fencingToken(), true));
+        callbacks.onGranted(granted.fencingToken());
     }
 
     private synchronized void revoke(LockLease ended) {
@@ -113,7 +112,7 @@ public class LeaderElection implements AutoCloseable {
         }
         current = null;
         log.info("{} no longer leads {} (epoch {})", candidate, group, ended.fencingToken());
-        listener.accept(new LeadershipChanged(group, candidate, ended.fencingToken(), false));
+        callbacks.onRevoked(ended.fencingToken());
     }
 
     private void sleepQuietly() {

@@ -1,0 +1,98 @@
+package io.seatlock.jobs.migration;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seatlock.jobs.JobsProperties;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockNotAcquiredException;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.localservers.IsolatedServers;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.callback.Callback;
+import org.flywaydb.core.api.callback.Context;
+import org.flywaydb.core.api.callback.Event;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** The gate's failure paths: a lock lost mid-migration stops the replica; a bounded wait fails clearly. */
+class MigrationGateTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("MigrationGateTest");
+
+    private final AtomicInteger lost = new AtomicInteger();
+    private final RedisLockClient lock = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+            RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), new LockListener() {
+                @Override
+                public void onLost(String group, Duration held) {
+                    lost.incrementAndGet();
+                }
+            });
+
+    @AfterEach
+    void close() {
+        lock.close();
+    }
+
+    private MigrationGate gate(Duration ttl, Duration maxWait) {
+        JobsProperties properties = new JobsProperties("gate-test", JobsProperties.LockProviderKind.SEATLOCK,
+                new JobsProperties.Migration(ttl, maxWait),
+                new JobsProperties.Leader(false, "jobs", Duration.ofSeconds(10), Duration.ofSeconds(1)));
+        return new MigrationGate(lock, properties, new SimpleMeterRegistry());
+    }
+
+    private Flyway flyway(Callback... callbacks) {
+        return Flyway.configure().dataSource(servers.jdbcUrl(), servers.postgres().user(), servers.postgres().password())
+                .locations("classpath:db/migration").callbacks(callbacks).load();
+    }
+
+    @Test
+    void aReplicaThatLosesTheLockWhileMigratingRefusesToStart() {
+        Callback lockStolenMidMigration = new Callback() {
+            @Override
+            public boolean supports(Event event, Context context) {
+                return event == Event.AFTER_EACH_MIGRATE;
+            }
+
+            @Override
+            public boolean canHandleInTransaction(Event event, Context context) {
+                return true;
+            }
+
+            @Override
+            public void handle(Event event, Context context) {
+                if (lost.get() == 0) {
+                    servers.redis().with(r -> r.del(servers.keyPrefix() + "lock:{migration}"));
+                    await().atMost(Duration.ofSeconds(3)).until(() -> lost.get() == 1);
+                }
+            }
+
+            @Override
+            public String getCallbackName() {
+                return "steal-migration-lock";
+            }
+        };
+
+        assertThatThrownBy(() -> gate(Duration.ofMillis(900), Duration.ofSeconds(5)).migrate(flyway(lockStolenMidMigration)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("lost the 'migration' lock while migrating");
+    }
+
+    @Test
+    void aReplicaThatWaitsPastItsBoundFailsWithAClearError() {
+        lock.tryAcquire("migration", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
+
+        assertThatThrownBy(() -> gate(Duration.ofSeconds(30), Duration.ofMillis(300)).migrate(flyway()))
+                .isInstanceOf(LockNotAcquiredException.class).hasMessageContaining("'migration'");
+        assertThat(flyway().info().applied()).isEmpty();
+    }
+}
