@@ -35,7 +35,8 @@ class EmbeddedServersTest {
     void embeddedRedisStartsAndRunsScripts() {
         RedisServer redis = LocalServers.embeddedRedis();
         assertThat(redis).isNotNull();
-        assertThat(redis.with(r -> r.set("embedded:k", "v"))).isEqualTo("OK");
+        String reply = redis.with(r -> r.set("embedded:k", "v"));
+        assertThat(reply).isEqualTo("OK");
         Long fromScript = redis.with(r -> r.eval("return redis.call('INCR', KEYS[1])",
                 io.lettuce.core.ScriptOutputType.INTEGER, "embedded:n"));
         assertThat(fromScript).isEqualTo(1L);
