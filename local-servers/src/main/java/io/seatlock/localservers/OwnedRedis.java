@@ -1,0 +1,46 @@
+package io.seatlock.localservers;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+
+/**
+ * A Redis server process owned by one test (the embedded binary from Maven), so faults such as
+ * {@code FLUSHALL} or a restart touch nobody else's data. Loopback only, nothing on disk.
+ */
+public final class OwnedRedis implements AutoCloseable {
+
+    private final int port;
+    private redis.embedded.RedisServer process;
+
+    public OwnedRedis() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            this.port = s.getLocalPort();
+        }
+        start();
+    }
+
+    public RedisServer server() {
+        return new RedisServer("owned", "127.0.0.1", port, null);
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** Stops the process (every key and script is gone, as after a crash without persistence) and starts it again. */
+    public synchronized void restart() throws IOException {
+        process.stop();
+        start();
+    }
+
+    private void start() throws IOException {
+        process = redis.embedded.RedisServer.newRedisServer().port(port)
+                .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
+        process.start();
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        process.stop();
+    }
+}
