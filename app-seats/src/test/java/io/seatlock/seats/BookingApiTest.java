@@ -123,6 +123,28 @@ class BookingApiTest {
         assertThat(rows()).isEqualTo(before);
     }
 
+    @Test
+    void hugeBodiesAre413AndWriteNothing() {
+        long before = rows();
+        HttpResponse<String> response = app.book("concert", "4A",
+                "{\"buyer\":\"x@example.com\",\"name\":\"" + "n".repeat(2_000_000) + "\"}");
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v ->
+                assertThat(v).startsWith("application/problem+json"));
+        assertThat(response.body()).contains("/problems/body-too-large");
+        assertThat(rows()).isEqualTo(before);
+    }
+
+    @Test
+    void unicodeNamesAreWelcomeAndUnicodeSeatsAreNot() {
+        HttpResponse<String> booked = app.book("concert", "7A", "zoe@example.com", "Zoë 李 Ωmega");
+        assertThat(booked.statusCode()).isEqualTo(201);
+        assertThat(app.get("/api/events/concert/seats/7A").body()).contains("Zoë 李 Ωmega");
+        long before = rows();
+        assertThat(app.book("concert", "7%C3%85", "zed@example.com", "Zed").statusCode()).isEqualTo(400);
+        assertThat(rows()).isEqualTo(before);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/api/events/opera/seats/1A/booking", "/api/events/concert/seats/99Z/booking"})
     void unknownEventsAndSeatsAre404(String path) {

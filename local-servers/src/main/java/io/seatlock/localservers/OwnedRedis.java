@@ -2,6 +2,7 @@ package io.seatlock.localservers;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.util.List;
 
 /**
  * A Redis server process owned by one test (the embedded binary from Maven), so faults such as
@@ -10,12 +11,15 @@ import java.net.ServerSocket;
 public final class OwnedRedis implements AutoCloseable {
 
     private final int port;
+    private final List<String> settings;
     private redis.embedded.RedisServer process;
 
-    public OwnedRedis() throws IOException {
+    /** @param settings extra redis.conf lines, e.g. {@code cluster-enabled yes} */
+    public OwnedRedis(String... settings) throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             this.port = s.getLocalPort();
         }
+        this.settings = List.of(settings);
         start();
     }
 
@@ -34,8 +38,10 @@ public final class OwnedRedis implements AutoCloseable {
     }
 
     private void start() throws IOException {
-        process = redis.embedded.RedisServer.newRedisServer().port(port)
-                .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
+        var builder = redis.embedded.RedisServer.newRedisServer().port(port)
+                .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no");
+        settings.forEach(line -> builder.setting(line.replace("${port}", Integer.toString(port))));
+        process = builder.build();
         process.start();
     }
 

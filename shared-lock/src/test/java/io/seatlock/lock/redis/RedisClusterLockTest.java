@@ -1,0 +1,90 @@
+package io.seatlock.lock.redis;
+
+import io.lettuce.core.cluster.SlotHash;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.ReleaseOutcome;
+import io.seatlock.localservers.RedisCluster;
+import io.seatlock.localservers.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The lock on a real three-master Redis Cluster on loopback: the fenced acquire script stays in one slot. */
+class RedisClusterLockTest {
+
+    private static RedisCluster cluster;
+    private static RedisLockClient lock;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = new RedisCluster();
+        lock = RedisLockClient.cluster(cluster.seeds(), Duration.ofSeconds(2),
+                RedisLockSettings.defaults().withKeyPrefix("cluster-test:"), LockListener.NOOP);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        lock.close();
+        cluster.close();
+    }
+
+    @Test
+    void lockAndFenceKeysShareASlotAndTheScriptsRunOnEveryMaster() {
+        Set<Integer> nodesUsed = new HashSet<>();
+        for (int i = 0; i < 60; i++) {
+            String name = "seat:concert:" + (i % 20 + 1) + (char) ('A' + i / 20);
+            String lockKey = "cluster-test:lock:{" + name + "}";
+            String fenceKey = "cluster-test:fence:{" + name + "}";
+            assertThat(SlotHash.getSlot(lockKey)).isEqualTo(SlotHash.getSlot(fenceKey));
+
+            long first;
+            try (LockLease lease = lock.tryAcquire(name, Duration.ofSeconds(10), OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
+                first = lease.fencingToken().value();
+                assertThat(lock.tryAcquire(name, Duration.ofSeconds(10), OverlapImpact.BROKEN_PROMISE)).isEmpty();
+                assertThat(lease.renew(Duration.ofSeconds(20))).isTrue();
+                int holder = nodeHolding(lockKey);
+                assertThat(holder).isNotNegative();
+                long fenceOnSameNode = cluster.nodes().get(holder).with(r -> r.exists(fenceKey));
+                assertThat(fenceOnSameNode).isEqualTo(1L);
+                nodesUsed.add(holder);
+            }
+            LockLease again = lock.tryAcquire(name, Duration.ofSeconds(10), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+            assertThat(again.fencingToken().value()).isGreaterThan(first);
+            assertThat(again.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        }
+        assertThat(nodesUsed).as("names spread over all three masters").hasSize(3);
+    }
+
+    @Test
+    void heldNamesScansEveryMaster() {
+        lock.tryAcquire("held:a", Duration.ofSeconds(10), OverlapImpact.WASTED_WORK).orElseThrow();
+        lock.tryAcquire("held:b", Duration.ofSeconds(10), OverlapImpact.WASTED_WORK).orElseThrow();
+        lock.tryAcquire("held:c", Duration.ofSeconds(10), OverlapImpact.WASTED_WORK).orElseThrow();
+        assertThat(lock.heldNames("held:")).containsExactlyInAnyOrder("held:a", "held:b", "held:c");
+    }
+
+    private static int nodeHolding(String key) {
+        for (int i = 0; i < cluster.nodes().size(); i++) {
+            RedisServer node = cluster.nodes().get(i);
+            long here = node.with(r -> {
+                try {
+                    return r.exists(key);
+                } catch (io.lettuce.core.RedisCommandExecutionException moved) {
+                    return 0L;
+                }
+            });
+            if (here == 1) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
