@@ -3,6 +3,7 @@ package io.seatlock.jobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.jobs.jobs.PaymentCapture;
 import io.seatlock.jobs.leader.LeaderElection;
+import io.seatlock.jobs.leader.LeaderEndpoint;
 import io.seatlock.jobs.leader.LeaderLedger;
 import io.seatlock.jobs.stock.StockReservations;
 import io.seatlock.lock.FencingToken;
@@ -255,5 +256,18 @@ class JobsReplicasTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> candidates.stream().filter(LeaderElection::isLeader).count() == 1);
         FencingToken next = candidates.stream().filter(LeaderElection::isLeader).findFirst().orElseThrow().epoch().orElseThrow();
         assertThat(next.isNewerThan(epoch)).isTrue();
+    }
+
+    @Test
+    void theLeaderEndpointShowsOneLeaderItsEpochAndItsLease() {
+        List<LeaderElection> candidates = beans(LeaderElection.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> candidates.stream().filter(LeaderElection::isLeader).count() == 1);
+        List<Map<String, Object>> views = beans(LeaderEndpoint.class).stream().map(LeaderEndpoint::leader).toList();
+
+        assertThat(views).filteredOn(v -> Boolean.TRUE.equals(v.get("leader"))).singleElement().satisfies(v -> {
+            assertThat((Long) v.get("epoch")).isPositive();
+            assertThat((Long) v.get("remainingLeaseMillis")).isPositive();
+        });
+        assertThat(views).extracting(v -> v.get("candidate")).containsExactlyInAnyOrder("jobs-1", "jobs-2", "jobs-3");
     }
 }

@@ -14,13 +14,15 @@ import java.time.Duration;
 /**
  * {@code seats.*}.
  *
- * @param holdTtl how long the bouncer's lock on a seat lives if its holder vanishes
+ * @param holdTtl        how long the bouncer's lock on a seat lives if its holder vanishes
+ * @param bouncerEnabled ask Redis first (true), or let PostgreSQL alone decide every attempt
  * @param relay   the e-mail outbox relay
  * @param chaos   fault injection, refused unless the {@code chaos} profile is active
  */
 @ConfigurationProperties("seats")
 @Validated
 public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
+                              @DefaultValue("true") boolean bouncerEnabled,
                               @DefaultValue @Valid Relay relay,
                               @DefaultValue Chaos chaos) {
 

@@ -65,8 +65,12 @@ class BookingApiTest {
                 "{\"seat\":\"2A\",\"status\":\"FREE\"}");
         assertThat(app.get("/api/events").body()).contains("\"id\":\"concert\"");
 
+        long soldMarkers = servers.redis().with(r -> r.exists(servers.keyPrefix() + "sold:{seat:concert:1A}"));
+        assertThat(soldMarkers).isEqualTo(1L);
+        long pgCheckoutsBefore = app.timerCount("hikaricp.connections.usage");
         HttpResponse<String> again = app.book("concert", "1A", "bob@example.com", "Bob");
         assertThat(again.statusCode()).isEqualTo(409);
+        assertThat(app.timerCount("hikaricp.connections.usage")).as("answered from Redis").isEqualTo(pgCheckoutsBefore);
         assertThat(again.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(again.body()).contains("/problems/seat-taken");
     }
@@ -101,6 +105,8 @@ class BookingApiTest {
             "concert|4A|not json at all",
             "concert|14c|{\"buyer\":\"x@example.com\",\"name\":\"X\"}",
             "concert|A14|{\"buyer\":\"x@example.com\",\"name\":\"X\"}",
+            "concert|123456A|{\"buyer\":\"x@example.com\",\"name\":\"X\"}",
+            "concert|1ABC|{\"buyer\":\"x@example.com\",\"name\":\"X\"}",
             "Concert!|4A|{\"buyer\":\"x@example.com\",\"name\":\"X\"}"})
     void badInputIs400WithAProblemAndWritesNothing(String event, String seat, String body) {
         long before = rows();

@@ -3,15 +3,10 @@ package io.seatlock.jobs.leader;
 import io.seatlock.jobs.JobsProperties;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
-import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
-import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** Stands this replica for election (unless {@code jobs.leader.enabled=false}) and shows the result at /actuator/leader. */
 @Configuration(proxyBeanMethods = false)
@@ -38,27 +33,5 @@ class LeaderConfiguration {
     @Bean
     LeaderEndpoint leaderEndpoint(LeaderElection election, DistributedLock lock) {
         return new LeaderEndpoint(election, lock);
-    }
-
-    @Endpoint(id = "leader")
-    static class LeaderEndpoint {
-        private final LeaderElection election;
-        private final DistributedLock lock;
-
-        LeaderEndpoint(LeaderElection election, DistributedLock lock) {
-            this.election = election;
-            this.lock = lock;
-        }
-
-        @ReadOperation
-        Map<String, Object> leader() {
-            Map<String, Object> view = new LinkedHashMap<>();
-            view.put("candidate", election.candidate());
-            view.put("leader", election.isLeader());
-            election.epoch().ifPresent(e -> view.put("epoch", e.value()));
-            view.put("remainingLeaseMillis", election.isLeader() ? election.remainingLease().toMillis()
-                    : lock.remainingTtl(election.lockName()).map(d -> d.toMillis()).orElse(0L));
-            return view;
-        }
     }
 }

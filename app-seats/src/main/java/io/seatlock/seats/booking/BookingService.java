@@ -30,10 +30,12 @@ public class BookingService {
     private final SeatsProperties properties;
     private final SeatWriteHook hook;
     private final MeterRegistry meters;
+    private final SoldSeats sold;
 
     BookingService(DistributedLock bouncer, SeatReferee referee, SeatsProperties properties,
-                   ObjectProvider<SeatWriteHook> hook, MeterRegistry meters) {
+                   ObjectProvider<SeatWriteHook> hook, MeterRegistry meters, SoldSeats sold) {
         this.bouncer = bouncer;
+        this.sold = sold;
         this.referee = referee;
         this.properties = properties;
         this.hook = hook.getIfAvailable(() -> (seat, request) -> { });
@@ -41,7 +43,14 @@ public class BookingService {
     }
 
     public BookingConfirmation book(SeatId seat, BookingRequest request) {
-        Optional<LockLease> lease = Optional.empty();
+        if (!properties.bouncerEnabled()) {
+            return decide(seat, request, null, "off");
+        }
+        if (sold.knownSold(seat)) {
+            count("seat-taken");
+            throw new SeatAlreadyTaken(seat);
+        }
+        Optional<LockLease> lease;
         String bouncerState = "up";
         try {
             lease = bouncer.tryAcquire(seat.lockName(), properties.holdTtl(), OverlapImpact.BROKEN_PROMISE);
@@ -50,28 +59,35 @@ public class BookingService {
                 throw new SeatBusy(seat, retryAfter(seat));
             }
         } catch (LockUnavailableException e) {
+            lease = Optional.empty();
             bouncerState = "down";
             meters.counter("seats.bouncer.down").increment();
             log.warn("bouncer down, PostgreSQL decides {} alone: {}", seat, e.getMessage());
         }
         try {
-            Optional<Boolean> free = referee.isFree(seat);
-            if (free.isEmpty()) {
-                count("not-found");
-                throw new SeatNotFound("seat " + seat);
-            }
-            if (!free.get()) {
-                count("seat-taken");
-                throw new SeatAlreadyTaken(seat);
-            }
-            hook.beforeWrite(seat, request);
-            FencingToken token = lease.map(LockLease::fencingToken).orElse(null);
-            BookingConfirmation confirmation = claim(seat, request, token, bouncerState);
-            count("booked");
-            return confirmation;
+            BookingConfirmation booked = decide(seat, request, lease.map(LockLease::fencingToken).orElse(null), bouncerState);
+            sold.markSold(seat); // committed; marked before the lock is released, so no buyer slips between
+            return booked;
         } finally {
             lease.ifPresent(LockLease::close);
         }
+    }
+
+    /** The referee's part: look, (maybe pause), write conditionally. */
+    private BookingConfirmation decide(SeatId seat, BookingRequest request, FencingToken token, String bouncerState) {
+        Optional<Boolean> free = referee.isFree(seat);
+        if (free.isEmpty()) {
+            count("not-found");
+            throw new SeatNotFound("seat " + seat);
+        }
+        if (!free.get()) {
+            count("seat-taken");
+            throw new SeatAlreadyTaken(seat);
+        }
+        hook.beforeWrite(seat, request);
+        BookingConfirmation confirmation = claim(seat, request, token, bouncerState);
+        count("booked");
+        return confirmation;
     }
 
     private BookingConfirmation claim(SeatId seat, BookingRequest request, FencingToken token, String bouncerState) {

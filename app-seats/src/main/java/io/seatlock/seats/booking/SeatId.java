@@ -6,14 +6,14 @@ import java.util.regex.Pattern;
 public record SeatId(String event, String seat) {
 
     private static final Pattern EVENT = Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
-    private static final Pattern SEAT = Pattern.compile("[1-9][0-9]{0,2}[A-Z]");
+    private static final Pattern SEAT = Pattern.compile("[1-9][0-9]{0,4}[A-Z]{1,2}");
 
     public static SeatId parse(String event, String seat) {
         if (event == null || !EVENT.matcher(event).matches()) {
             throw new BadSeatAddress("event id must be 1-40 lower-case letters, digits or '-'");
         }
         if (seat == null || !SEAT.matcher(seat).matches()) {
-            throw new BadSeatAddress("seat label must be a number and a row letter, like 14C");
+            throw new BadSeatAddress("seat label must be a seat number and a row of one or two letters, like 14C");
         }
         return new SeatId(event, seat);
     }

@@ -49,7 +49,7 @@ class SeatsController {
         SeatId.parse(event, "1A");
         List<SeatRow> rows = jdbc.sql("""
                         SELECT label, buyer_email IS NOT NULL AS booked, buyer_name FROM seats WHERE event_id = :event
-                        ORDER BY substring(label from '[A-Z]$'), length(label), label""")
+                        ORDER BY length(substring(label from '[A-Z]+$')), substring(label from '[A-Z]+$'), length(label), label""")
                 .param("event", event).query(SeatRow.class).list();
         if (rows.isEmpty()) {
             throw new SeatNotFound("event " + event);

@@ -75,11 +75,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
                                              LockListener listener) {
         uri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(uri);
-        client.setOptions(ClientOptions.builder()
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
-                .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
-                .build());
+        client.setOptions(failFast(ClientOptions.builder(), commandTimeout).build());
         return new RedisLockClient(RedisConnector.standalone(client, uri), settings, listener);
     }
 
@@ -88,12 +84,16 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
                                           LockListener listener) {
         seeds.forEach(uri -> uri.setTimeout(commandTimeout));
         RedisClusterClient client = RedisClusterClient.create(seeds);
-        client.setOptions(ClusterClientOptions.builder()
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
-                .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
-                .build());
+        client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout).build());
         return new RedisLockClient(RedisConnector.cluster(client), settings, listener);
+    }
+
+    /** Commands fail at once while disconnected and after {@code timeout} otherwise: a typed error, never a hang. */
+    private static <B extends ClientOptions.Builder> B failFast(B builder, Duration timeout) {
+        builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+                .timeoutOptions(TimeoutOptions.enabled(timeout));
+        return builder;
     }
 
     @Override

@@ -1,0 +1,214 @@
+package io.seatlock.bench;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.ReleaseOutcome;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.localservers.LocalServers;
+import io.seatlock.localservers.RedisServer;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.redisson.Redisson;
+import org.redisson.api.RFencedLock;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.integration.redis.util.RedisLockRegistry;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+
+/** Acquire + release of an uncontended lock (each thread has its own keys), per library. */
+@State(Scope.Benchmark)
+@BenchmarkMode({Mode.Throughput, Mode.SampleTime})
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class LockRoundTrip {
+
+    public enum Impl { RAW_LETTUCE, SHARED_LOCK, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
+
+    /** One acquire+release; false if either step did not do what it should. */
+    interface Locker extends AutoCloseable {
+        boolean acquireRelease(String key) throws Exception;
+    }
+
+    @Param({"RAW_LETTUCE", "SHARED_LOCK", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
+            "SPRING_INTEGRATION"})
+    public Impl impl;
+
+    /** Acquires an uncontended lock should never refuse; counted and printed, so a library that does shows. */
+    static final AtomicLong REFUSED = new AtomicLong();
+
+    private Locker locker;
+
+    @State(Scope.Thread)
+    public static class Keys {
+        private static final AtomicInteger THREADS = new AtomicInteger();
+        private final String prefix = "bench:" + THREADS.incrementAndGet() + ":";
+        private int n;
+
+        String next() {
+            n = (n + 1) % 1000;
+            return prefix + n;
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        locker = create(impl, LocalServers.redis());
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        if (REFUSED.get() > 0) {
+            System.out.println("REFUSED " + impl + ": " + REFUSED.get() + " uncontended acquires refused");
+        }
+        locker.close();
+    }
+
+    @Benchmark
+    public boolean acquireRelease(Keys keys) throws Exception {
+        return locker.acquireRelease(keys.next());
+    }
+
+    static Locker create(Impl impl, RedisServer redis) {
+        String url = "redis://" + redis.host() + ":" + redis.port();
+        switch (impl) {
+            case RAW_LETTUCE: {
+                RedisClient client = RedisClient.create(url);
+                StatefulRedisConnection<String, String> c = client.connect();
+                RedisCommands<String, String> r = c.sync();
+                String sha = r.scriptLoad("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0");
+                SetArgs nxPx = SetArgs.Builder.nx().px(10_000);
+                return new Locker() {
+                    public boolean acquireRelease(String key) {
+                        boolean acquired = "OK".equals(r.set(key, "tok", nxPx));
+                        Long released = r.evalsha(sha, ScriptOutputType.INTEGER, new String[] {key}, "tok");
+                        return acquired && released == 1L;
+                    }
+
+                    public void close() {
+                        c.close();
+                        client.shutdown();
+                    }
+                };
+            }
+            case SHARED_LOCK: {
+                RedisLockClient lock = RedisLockClient.standalone(io.lettuce.core.RedisURI.create(url),
+                        Duration.ofSeconds(2), RedisLockSettings.defaults().withKeyPrefix("bench-sl:"), LockListener.NOOP);
+                return new Locker() {
+                    public boolean acquireRelease(String key) {
+                        return lock.tryAcquire(key, Duration.ofSeconds(10), OverlapImpact.WASTED_WORK)
+                                .map(l -> l.release() == ReleaseOutcome.RELEASED).orElse(false);
+                    }
+
+                    public void close() {
+                        lock.close();
+                    }
+                };
+            }
+            case SHEDLOCK:
+            case SHEDLOCK_SAFE: {
+                LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                        new RedisStandaloneConfiguration(redis.host(), redis.port()));
+                factory.afterPropertiesSet();
+                factory.start();
+                RedisLockProvider provider = new RedisLockProvider.Builder(factory).environment("bench")
+                        .safeUpdate(impl == Impl.SHEDLOCK_SAFE).build();
+                return new Locker() {
+                    public boolean acquireRelease(String key) {
+                        return provider.lock(new LockConfiguration(ClockProvider.now(), key, Duration.ofSeconds(10),
+                                Duration.ZERO)).map(l -> {
+                            l.unlock();
+                            return true;
+                        }).orElse(false);
+                    }
+
+                    public void close() {
+                        factory.destroy();
+                    }
+                };
+            }
+            case REDISSON_RLOCK:
+            case REDISSON_FENCED: {
+                Config config = new Config();
+                config.useSingleServer().setAddress(url);
+                RedissonClient redisson = Redisson.create(config);
+                boolean fenced = impl == Impl.REDISSON_FENCED;
+                return new Locker() {
+                    public boolean acquireRelease(String key) throws InterruptedException {
+                        if (fenced) {
+                            RFencedLock lock = redisson.getFencedLock("bench-rf:" + key);
+                            Long token = lock.tryLockAndGetToken(0, 10, TimeUnit.SECONDS);
+                            if (token == null) {
+                                REFUSED.incrementAndGet();
+                                return false;
+                            }
+                            lock.unlock();
+                            return true;
+                        }
+                        RLock lock = redisson.getLock("bench-r:" + key);
+                        boolean acquired = lock.tryLock(0, 10, TimeUnit.SECONDS);
+                        if (acquired) {
+                            lock.unlock();
+                        } else {
+                            REFUSED.incrementAndGet();
+                        }
+                        return acquired;
+                    }
+
+                    public void close() {
+                        redisson.shutdown();
+                    }
+                };
+            }
+            case SPRING_INTEGRATION: {
+                LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                        new RedisStandaloneConfiguration(redis.host(), redis.port()));
+                factory.afterPropertiesSet();
+                factory.start();
+                RedisLockRegistry registry = new RedisLockRegistry(factory, "bench-si", 10_000);
+                return new Locker() {
+                    public boolean acquireRelease(String key) {
+                        Lock lock = registry.obtain(key);
+                        boolean acquired = lock.tryLock();
+                        if (acquired) {
+                            lock.unlock();
+                        } else {
+                            REFUSED.incrementAndGet();
+                        }
+                        return acquired;
+                    }
+
+                    public void close() {
+                        registry.destroy();
+                        factory.destroy();
+                    }
+                };
+            }
+            default:
+                throw new IllegalArgumentException(impl.name());
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.seatlock.bench;
+
+import io.seatlock.localservers.LocalServers;
+import io.seatlock.localservers.PostgresServer;
+import io.seatlock.localservers.RedisServer;
+import io.seatlock.seats.SeatsApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+
+/**
+ * The on-sale load driver: two app-seats instances in this JVM on one PostgreSQL and one Redis, a crowd
+ * of buyers, bouncer on and off. Measures requests/s, winners' and losers' latency, the PostgreSQL
+ * work (connection checkouts, i.e. transactions, and row-lock waiters) and Redis commands.
+ */
+final class OnSale implements AutoCloseable {
+
+    record Result(String scenario, String bouncer, int requests, double requestsPerSecond, int winners,
+                  double winnerP50, double winnerP99, double loserP50, double loserP99, long pgTransactions,
+                  int maxRowLockWaiters, long redisCommands) {
+        String row() {
+            return String.format(Locale.ROOT, "| %s | %s | %d | %.0f | %d | %.1f / %.1f | %.1f / %.1f | %d | %d | %d |",
+                    scenario, bouncer, requests, requestsPerSecond, winners, winnerP50, winnerP99, loserP50, loserP99,
+                    pgTransactions, maxRowLockWaiters, redisCommands);
+        }
+    }
+
+    private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final PostgresServer pg = LocalServers.postgres();
+    private final RedisServer redis = LocalServers.redis();
+    private final String database = "seatlock_bench_onsale";
+    private final JdbcClient db;
+    private final List<ConfigurableApplicationContext> apps = new ArrayList<>();
+    private final boolean bouncer;
+
+    OnSale(boolean bouncer) {
+        this.bouncer = bouncer;
+        pg.dropDatabase(database);
+        pg.ensureDatabase(database);
+        db = JdbcClient.create(new SimpleDriverDataSource(new org.postgresql.Driver(), pg.jdbcUrl(database), pg.user(),
+                pg.password()));
+        for (String name : List.of("onsale-a", "onsale-b")) {
+            apps.add(new SpringApplicationBuilder(SeatsApplication.class).logStartupInfo(false).run(
+                    "--server.port=0", "--spring.main.banner-mode=off", "--logging.level.root=WARN",
+                    "--spring.datasource.url=" + pg.jdbcUrl(database), "--spring.datasource.username=" + pg.user(),
+                    "--spring.datasource.password=" + pg.password(), "--spring.datasource.hikari.maximum-pool-size=20",
+                    "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
+                    "--seatlock.lock.key-prefix=bench-onsale:", "--seatlock.lock.instance-id=" + name,
+                    "--seats.bouncer-enabled=" + bouncer, "--seats.relay.interval=1h",
+                    "--server.tomcat.threads.max=100"));
+        }
+    }
+
+    /** Seats 1..n in rows A..T become a fresh event {@code big}; returns labels. */
+    List<String> eventWithSeats(int seats) {
+        db.sql("DELETE FROM email_outbox").update();
+        db.sql("DELETE FROM bookings").update();
+        db.sql("DELETE FROM seats WHERE event_id = 'big'").update();
+        db.sql("INSERT INTO events (id, name, starts_at) VALUES ('big', 'Stadium', now()) ON CONFLICT DO NOTHING").update();
+        int perRow = Math.max(1, (seats + 19) / 20);
+        db.sql("INSERT INTO seats (event_id, label) SELECT 'big', n || chr(64 + r) FROM generate_series(1, 20) r, "
+                + "generate_series(1, ?) n LIMIT ?").params(perRow, seats).update();
+        db.sql("VACUUM ANALYZE seats").update();
+        return db.sql("SELECT label FROM seats WHERE event_id = 'big'").query(String.class).list();
+    }
+
+    Result run(String scenario, int buyers, IntFunction<String> seatOf) throws Exception {
+        long txBefore = checkouts();
+        long redisBefore = redisCommands();
+        ExecutorService pool = Executors.newFixedThreadPool(64);
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicInteger maxWaiters = new AtomicInteger();
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread sampler = new Thread(() -> {
+            while (running.get()) {
+                int waiting = db.sql("SELECT count(*) FROM pg_locks WHERE NOT granted AND locktype IN ('transactionid', 'tuple')")
+                        .query(Integer.class).single();
+                maxWaiters.accumulateAndGet(waiting, Math::max);
+            }
+        });
+        List<Future<long[]>> calls = new ArrayList<>();
+        for (int i = 0; i < buyers; i++) {
+            int buyer = i;
+            int port = port(apps.get(i % 2));
+            calls.add(pool.submit(() -> {
+                go.await();
+                long start = System.nanoTime();
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                                + "/api/events/big/seats/" + seatOf.apply(buyer) + "/booking"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"buyer\":\"b" + buyer + "@example.com\",\"name\":\"B\"}"))
+                        .build(), HttpResponse.BodyHandlers.discarding());
+                return new long[] {r.statusCode(), System.nanoTime() - start};
+            }));
+        }
+        sampler.start();
+        long t0 = System.nanoTime();
+        go.countDown();
+        List<Long> winners = new ArrayList<>();
+        List<Long> losers = new ArrayList<>();
+        for (Future<long[]> f : calls) {
+            long[] r = f.get();
+            (r[0] == 201 ? winners : losers).add(r[1]);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        running.set(false);
+        sampler.join();
+        pool.shutdown();
+        return new Result(scenario, bouncer ? "on" : "off", buyers, buyers / seconds, winners.size(),
+                pct(winners, 50), pct(winners, 99), pct(losers, 50), pct(losers, 99), checkouts() - txBefore,
+                maxWaiters.get(), redisCommands() - redisBefore);
+    }
+
+    static IntFunction<String> randomSeat(List<String> seats, long seed) {
+        Random random = new Random(seed);
+        String[] chosen = new String[1_000_000];
+        Arrays.setAll(chosen, i -> seats.get(random.nextInt(seats.size())));
+        return i -> chosen[i];
+    }
+
+    /** Connection checkouts from both apps' pools: one per PostgreSQL transaction the booking path runs. */
+    private long checkouts() {
+        return apps.stream().mapToLong(a -> {
+            var timer = a.getBean(io.micrometer.core.instrument.MeterRegistry.class).find("hikaricp.connections.usage").timer();
+            return timer == null ? 0 : timer.count();
+        }).sum();
+    }
+
+    private long redisCommands() {
+        String info = redis.with(r -> r.info("stats"));
+        return info.lines().filter(l -> l.startsWith("total_commands_processed:"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElse(0);
+    }
+
+    private static int port(ConfigurableApplicationContext app) {
+        return Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+    }
+
+    private static double pct(List<Long> nanos, int p) {
+        if (nanos.isEmpty()) {
+            return 0;
+        }
+        long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)] / 1e6;
+    }
+
+    @Override
+    public void close() {
+        apps.forEach(ConfigurableApplicationContext::close);
+        redis.deleteKeys("bench-onsale:");
+        pg.dropDatabase(database);
+    }
+}
