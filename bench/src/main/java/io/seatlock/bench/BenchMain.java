@@ -88,6 +88,7 @@ public final class BenchMain {
                 + "|---|---|---|---|---|---|---|---|---|---|\n");
         for (boolean bouncer : new boolean[] {true, false}) {
             try (OnSale sale = new OnSale(bouncer)) {
+                sale.warmUp();
                 List<String> seats = sale.eventWithSeats(400);
                 md.append(sale.run("2,000 buyers, one hot seat", 2000, i -> "1A").row()).append('\n');
                 sale.eventWithSeats(400);
@@ -116,6 +117,7 @@ public final class BenchMain {
         List<Double> bookingRate = new ArrayList<>();
         md.append("\n| seats | booking attempts | requests/s | winners | winners p99 ms |\n|---|---|---|---|---|\n");
         try (OnSale sale = new OnSale(true)) {
+            sale.warmUp();
             for (int size : sizes) {
                 List<String> seats = sale.eventWithSeats(size);
                 OnSale.Result r = sale.run(size + " seats", 4000, OnSale.randomSeat(seats, size));

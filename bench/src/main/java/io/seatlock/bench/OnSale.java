@@ -70,11 +70,18 @@ final class OnSale implements AutoCloseable {
         }
     }
 
+    /** Warms both JVMs (JIT, pools, connections) on the demo event before anything is measured. */
+    void warmUp() throws Exception {
+        eventWithSeats(400);
+        run("warm-up", 3000, i -> (i % 20 + 1) + String.valueOf((char) ('A' + i % 20)));
+    }
+
     /** Seats 1..n in rows A..T become a fresh event {@code big}; returns labels. */
     List<String> eventWithSeats(int seats) {
         db.sql("DELETE FROM email_outbox").update();
         db.sql("DELETE FROM bookings").update();
         db.sql("DELETE FROM seats WHERE event_id = 'big'").update();
+        redis.deleteKeys("bench-onsale:sold:");
         db.sql("INSERT INTO events (id, name, starts_at) VALUES ('big', 'Stadium', now()) ON CONFLICT DO NOTHING").update();
         int perRow = Math.max(1, (seats + 19) / 20);
         db.sql("INSERT INTO seats (event_id, label) SELECT 'big', n || chr(64 + r) FROM generate_series(1, 20) r, "
