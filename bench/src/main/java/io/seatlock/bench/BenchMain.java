@@ -131,12 +131,14 @@ public final class BenchMain {
         XYChart locks = new XYChartBuilder().width(800).height(450).title("Lock acquire+release vs client threads")
                 .xAxisTitle("threads").yAxisTitle("ops/s").build();
         locks.getStyler().setXAxisLogarithmic(true);
+        locks.getStyler().setYAxisMin(0.0);
         List<Double> x = threads.stream().map(Integer::doubleValue).toList();
         opsByImpl.forEach((impl, ops) -> locks.addSeries(impl, x, ops));
         BitmapEncoder.saveBitmap(locks, OUT.resolve("lock-threads").toString(), BitmapEncoder.BitmapFormat.PNG);
         XYChart bookings = new XYChartBuilder().width(800).height(450).title("Booking requests/s vs seats in the event")
                 .xAxisTitle("seats").yAxisTitle("requests/s").build();
         bookings.getStyler().setXAxisLogarithmic(true);
+        bookings.getStyler().setYAxisMin(0.0);
         bookings.addSeries("two app-seats replicas, bouncer on", sizes.stream().map(Integer::doubleValue).toList(), bookingRate);
         BitmapEncoder.saveBitmap(bookings, OUT.resolve("booking-seats").toString(), BitmapEncoder.BitmapFormat.PNG);
     }
