@@ -35,11 +35,11 @@ public class BookingService {
     BookingService(DistributedLock bouncer, SeatReferee referee, SeatsProperties properties,
                    ObjectProvider<SeatWriteHook> hook, MeterRegistry meters, SoldSeats sold) {
         this.bouncer = bouncer;
-        this.sold = sold;
         this.referee = referee;
         this.properties = properties;
         this.hook = hook.getIfAvailable(() -> (seat, request) -> { });
         this.meters = meters;
+        this.sold = sold;
     }
 
     public BookingConfirmation book(SeatId seat, BookingRequest request) {
@@ -65,7 +65,8 @@ public class BookingService {
             log.warn("bouncer down, PostgreSQL decides {} alone: {}", seat, e.getMessage());
         }
         try {
-            BookingConfirmation booked = decide(seat, request, lease.map(LockLease::fencingToken).orElse(null), bouncerState);
+            FencingToken token = lease.map(LockLease::fencingToken).orElse(null);
+            BookingConfirmation booked = decide(seat, request, token, bouncerState);
             sold.markSold(seat); // committed; marked before the lock is released, so no buyer slips between
             return booked;
         } finally {
