@@ -29,6 +29,7 @@ public class LeaderLedger {
             fence.admit(c, "leader:" + group, epoch);
             return null;
         });
-        jdbc.update("INSERT INTO leader_actions (epoch, holder, action) VALUES (?, ?, ?)", epoch.value(), holder, action);
+        jdbc.update("INSERT INTO leader_actions (group_name, epoch, holder, action) VALUES (?, ?, ?, ?)", group,
+                epoch.value(), holder, action);
     }
 }

@@ -4,10 +4,12 @@ import io.lettuce.core.KillArgs;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.seatlock.jobs.JobsApplication;
 import io.seatlock.jobs.jobs.PaymentCapture;
+import io.seatlock.jobs.leader.Candidate;
 import io.seatlock.jobs.leader.LeaderElection;
 import io.seatlock.jobs.leader.LeaderLedger;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.StaleFencingTokenException;
+import io.seatlock.localservers.ChildJvm;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.localservers.OwnedRedis;
 import org.junit.jupiter.api.AfterAll;
@@ -19,6 +21,11 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,6 +43,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Three app-jobs replicas capture payments slot by slot and their leaders write fenced records, while
@@ -179,8 +187,70 @@ class JobsFaultIT {
     void theCheckerCatchesAnUnfencedStaleWrite() {
         db.sql("INSERT INTO leader_actions (epoch, holder, action) VALUES (900000000000000000, 'new-leader', 'x')").update();
         db.sql("INSERT INTO leader_actions (epoch, holder, action) VALUES (1, 'old-leader', 'late, unfenced')").update();
-        List<String> violations = JobsHistoryChecker.check(db, Map.of(), 0, Set.of(), Set.of());
+        List<String> violations = JobsHistoryChecker.checkLeaderWrites(db, Set.of(), Set.of());
         db.sql("DELETE FROM leader_actions WHERE epoch IN (1, 900000000000000000)").update();
         assertThat(violations).anySatisfy(v -> assertThat(v).contains("accepted with an older epoch"));
+    }
+
+    @Test
+    void aLeaderPausedPastItsLeaseIsReplacedAndNothingItWritesLateIsAccepted() throws Exception {
+        Map<String, String> p = new HashMap<>(servers.springProperties());
+        p.put("spring.data.redis.port", Integer.toString(redis.port()));
+        p.put("jobs.instance-id", "paused-child");
+        p.put("seatlock.lock.instance-id", "paused-child");
+        p.put("jobs.leader.group", "paused");
+        p.put("jobs.leader.lease", "1s");
+        p.put("jobs.leader.retry", "100ms");
+        p.put("jobs.leader.duty-interval", "50ms");
+        p.put("jobs.report.cron", "-");
+        p.put("jobs.payments.cron", "-");
+        p.put("management.endpoints.web.exposure.include", "health,leader");
+        String lockKey = servers.keyPrefix() + "lock:{leader:paused}";
+        try (ChildJvm child = new ChildJvm(JobsApplication.class, p)) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> ownerOf(lockKey).endsWith("@paused-child"));
+            await().atMost(Duration.ofSeconds(5)).until(() -> rebalances("paused-child") > 0);
+            try (LeaderElection rival = new LeaderElection(replicas.get(0).getBean(io.seatlock.lock.DistributedLock.class),
+                    "paused", "rival", Duration.ofSeconds(1), Duration.ofMillis(100), new Candidate() {
+                        public void onGranted(FencingToken epoch) {
+                        }
+
+                        public void onRevoked(FencingToken epoch) {
+                        }
+                    })) {
+                LeaderLedger ledger = replicas.get(0).getBean(LeaderLedger.class);
+                child.pause();
+                long pausedAt = System.nanoTime();
+                await().atMost(Duration.ofSeconds(3)).until(rival::isLeader);
+                long takeoverMillis = (System.nanoTime() - pausedAt) / 1_000_000;
+                FencingToken newEpoch = rival.epoch().orElseThrow();
+                // Resume first: the child may have been stopped inside its own fenced transaction, holding the fence row.
+                child.resume();
+                ledger.record("paused", newEpoch, "rival", "rebalance");
+
+                // The child wakes up: whatever it writes with its old epoch must be refused, and it must step down.
+                HttpClient http = HttpClient.newHttpClient();
+                await().atMost(Duration.ofSeconds(5)).until(() -> http.send(HttpRequest.newBuilder(URI.create(
+                                "http://127.0.0.1:" + child.port() + "/actuator/leader")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body().contains("\"leader\":false"));
+                ledger.record("paused", newEpoch, "rival", "still leading");
+
+                assertThat(takeoverMillis).as("a new leader within lease + retry").isLessThan(1000 + 100 + 500);
+                assertThat(db.sql("""
+                                SELECT count(*) FROM leader_actions WHERE group_name = 'paused' AND holder = 'paused-child'
+                                AND id > (SELECT min(id) FROM leader_actions WHERE group_name = 'paused' AND holder = 'rival')""")
+                        .query(Long.class).single()).as("late writes of the paused leader accepted").isZero();
+                assertThat(JobsHistoryChecker.checkLeaderWrites(db, Set.of(), Set.of())).isEmpty();
+            }
+        }
+    }
+
+    private static String ownerOf(String key) {
+        String owner = redis.server().with(r -> r.get(key));
+        return owner == null ? "" : owner;
+    }
+
+    private static long rebalances(String holder) {
+        return db.sql("SELECT count(*) FROM leader_actions WHERE holder = ? AND action = 'rebalance'").params(holder)
+                .query(Long.class).single();
     }
 }

@@ -37,15 +37,22 @@ final class JobsHistoryChecker {
         if (doubleSlots > 0) {
             violations.add(doubleSlots + " job slots recorded more than once");
         }
+        violations.addAll(checkLeaderWrites(db, acceptedWrites, rejectedWrites));
+        return violations;
+    }
 
+    /** Fenced leader writes: never an older epoch after a newer one (per group), one holder per epoch. */
+    static List<String> checkLeaderWrites(JdbcClient db, Set<String> acceptedWrites, Set<String> rejectedWrites) {
+        List<String> violations = new ArrayList<>();
         long regressions = db.sql("""
                         SELECT count(*) FROM leader_actions a
-                        WHERE a.epoch < (SELECT max(b.epoch) FROM leader_actions b WHERE b.id < a.id)""")
+                        WHERE a.epoch < (SELECT max(b.epoch) FROM leader_actions b
+                                         WHERE b.group_name = a.group_name AND b.id < a.id)""")
                 .query(Long.class).single();
         if (regressions > 0) {
             violations.add(regressions + " leader write(s) accepted with an older epoch than one accepted before");
         }
-        long sharedEpochs = db.sql("SELECT count(*) FROM (SELECT epoch FROM leader_actions GROUP BY epoch "
+        long sharedEpochs = db.sql("SELECT count(*) FROM (SELECT epoch FROM leader_actions GROUP BY group_name, epoch "
                 + "HAVING count(DISTINCT holder) > 1) e").query(Long.class).single();
         if (sharedEpochs > 0) {
             violations.add(sharedEpochs + " epoch(s) with writes from more than one holder");

@@ -3,9 +3,11 @@ package io.seatlock.seats.faults;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.seatlock.localservers.ChildJvm;
 import io.seatlock.localservers.FaultProxy;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.localservers.OwnedRedis;
+import io.seatlock.seats.SeatsApplication;
 import io.seatlock.seats.SeatsDatabase;
 import io.seatlock.seats.SeatsReplica;
 import io.seatlock.seats.booking.SeatWriteHook;
@@ -94,7 +96,7 @@ class BookingFaultIT {
     @EnumSource(Fault.class)
     void noPromiseIsBrokenUnder(Fault fault) throws Exception {
         Set<String> seats = seatsFor(fault.ordinal());
-        ChildSeatsProcess child = null;
+        ChildJvm child = null;
         List<IntSupplier> replicas = new ArrayList<>(List.of(() -> port(a), () -> port(b)));
         if (fault == Fault.PROCESS_PAUSE) {
             Map<String, String> p = new HashMap<>(servers.springProperties());
@@ -103,7 +105,7 @@ class BookingFaultIT {
             p.put("spring.mail.port", Integer.toString(mail.getSmtp().getPort()));
             p.put("seatlock.lock.instance-id", "fault-child");
             p.put("seats.relay.interval", "100ms");
-            ChildSeatsProcess started = new ChildSeatsProcess(p);
+            ChildJvm started = new ChildJvm(SeatsApplication.class, p);
             child = started;
             replicas.add(started::port);
         }
@@ -160,7 +162,7 @@ class BookingFaultIT {
         assertThat(violations).anySatisfy(v -> assertThat(v).contains("seat 20T confirmed to 2 buyers"));
     }
 
-    private BookingHistory run(Fault fault, Set<String> seats, List<IntSupplier> replicas, ChildSeatsProcess child,
+    private BookingHistory run(Fault fault, Set<String> seats, List<IntSupplier> replicas, ChildJvm child,
                                Random random) throws Exception {
         List<String> seatList = new ArrayList<>(seats);
         BookingHistory history = new BookingHistory();
@@ -193,7 +195,7 @@ class BookingFaultIT {
         return history;
     }
 
-    private void inject(Fault fault, ChildSeatsProcess child) throws Exception {
+    private void inject(Fault fault, ChildJvm child) throws Exception {
         switch (fault) {
             case FLUSHALL -> {
                 redis.server().with(RedisCommands::flushall);
@@ -231,7 +233,7 @@ class BookingFaultIT {
         }
     }
 
-    private static void heal(Fault fault, ChildSeatsProcess child) {
+    private static void heal(Fault fault, ChildJvm child) {
         redisProxy.heal();
         if (fault == Fault.PROCESS_PAUSE && child != null) {
             child.resume();

@@ -101,7 +101,9 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         LockSpec spec = new LockSpec(name, ttl, impact);
         String group = LockListener.groupOf(spec.name());
         listener.onAttempt(group);
-        String owner = UUID.randomUUID() + "@" + settings.instanceId();
+        // Unique, not secret: anyone who can read Redis can read the token anyway; SecureRandom would contend.
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String owner = new UUID(random.nextLong(), random.nextLong()) + "@" + settings.instanceId();
         long startNanos = System.nanoTime();
         long token = call(group, r -> LockScripts.ACQUIRE.run(r, keysOf(spec.name()), owner,
                 Long.toString(spec.ttl().toMillis())));

@@ -1,0 +1,105 @@
+package io.seatlock.localservers;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Spring Boot app started as a child JVM on this test's class path, on a free port, that a test can
+ * really pause ({@code SIGSTOP}) and resume ({@code SIGCONT}) the way a GC pause or VM stall would.
+ */
+public final class ChildJvm implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    /** Starts {@code mainClass} with {@code --key=value} arguments and waits until /actuator/health answers. */
+    public ChildJvm(Class<?> mainClass, Map<String, String> properties) throws IOException, InterruptedException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        log = Files.createTempFile("child-jvm", ".log");
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
+                "-cp", System.getProperty("java.class.path"), mainClass.getName(), "--server.port=" + port));
+        properties.forEach((k, v) -> command.add("--" + k + "=" + v));
+        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (!healthAnswers(http)) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                String output = Files.readString(log);
+                close();
+                throw new IllegalStateException(mainClass.getSimpleName() + " child did not start:\n"
+                        + output.substring(Math.max(0, output.length() - 4000)));
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    private boolean healthAnswers(HttpClient http) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
+                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() < 500;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public void pause() {
+        signal("STOP");
+    }
+
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            int exit = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start().waitFor();
+            if (exit != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " exited " + exit);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (process.isAlive()) {
+            resume();
+            process.destroy();
+            try {
+                if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+        }
+        Files.deleteIfExists(log);
+    }
+}
