@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -59,10 +60,24 @@ class SeatMapBrowserTest {
         return new ChromeDriver(service, options);
     }
 
-    private static void book(WebDriver browser, String seat, String name, String email) {
+    /** The map re-renders every few seconds, so a found button may go stale before it is read: look again. */
+    private static WebDriverWait waitFor(WebDriver browser) {
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
+        wait.ignoring(StaleElementReferenceException.class);
+        return wait;
+    }
+
+    private static void clickSeat(WebDriverWait wait, String seat) {
+        wait.until(d -> {
+            d.findElement(By.cssSelector("button[data-seat='" + seat + "']:not([disabled])")).click();
+            return true;
+        });
+    }
+
+    private static void book(WebDriver browser, String seat, String name, String email) {
+        WebDriverWait wait = waitFor(browser);
         browser.get(app.uri("/").toString());
-        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("button[data-seat='" + seat + "']"))).click();
+        clickSeat(wait, seat);
         browser.findElement(By.id("name")).sendKeys(name);
         browser.findElement(By.id("email")).sendKeys(email);
         browser.findElement(By.id("book")).click();
@@ -73,12 +88,12 @@ class SeatMapBrowserTest {
         WebDriver lena = browser();
         WebDriver omar = browser();
         try {
-            WebDriverWait waitOmar = new WebDriverWait(omar, Duration.ofSeconds(10));
+            WebDriverWait waitOmar = waitFor(omar);
             omar.get(app.uri("/").toString());
-            waitOmar.until(ExpectedConditions.elementToBeClickable(By.cssSelector("button[data-seat='14C']"))).click();
+            clickSeat(waitOmar, "14C");
 
             book(lena, "14C", "Lena", "lena@example.com");
-            WebDriverWait waitLena = new WebDriverWait(lena, Duration.ofSeconds(10));
+            WebDriverWait waitLena = waitFor(lena);
             waitLena.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "confirmed"));
             waitLena.until(ExpectedConditions.attributeToBe(By.cssSelector("button[data-seat='14C']"), "data-status", "BOOKED"));
 
