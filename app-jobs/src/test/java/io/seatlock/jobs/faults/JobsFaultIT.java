@@ -66,20 +66,26 @@ class JobsFaultIT {
         db = JdbcClient.create(new SimpleDriverDataSource(new org.postgresql.Driver(), servers.jdbcUrl(),
                 servers.postgres().user(), servers.postgres().password()));
         for (int i = 1; i <= 3; i++) {
-            Map<String, String> p = new HashMap<>(servers.springProperties());
-            p.put("spring.data.redis.port", Integer.toString(redis.port()));
-            p.put("jobs.instance-id", "fault-jobs-" + i);
-            p.put("seatlock.lock.instance-id", "fault-jobs-" + i);
+            Map<String, String> p = replicaProperties("fault-jobs-" + i);
             p.put("seatlock.lock.command-timeout", "300ms");
             p.put("jobs.leader.lease", "600ms");
             p.put("jobs.leader.retry", "50ms");
-            p.put("jobs.report.cron", "-");
-            p.put("jobs.payments.cron", "-");
             p.put("spring.main.web-application-type", "none");
             p.put("spring.datasource.hikari.connection-timeout", "2000");
             replicas.add(new SpringApplicationBuilder(JobsApplication.class)
                     .run(p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new)));
         }
+    }
+
+    /** An app-jobs replica on this class's database and its own Redis, scheduled jobs off (the test drives them). */
+    private static Map<String, String> replicaProperties(String instance) {
+        Map<String, String> p = new HashMap<>(servers.springProperties());
+        p.put("spring.data.redis.port", Integer.toString(redis.port()));
+        p.put("jobs.instance-id", instance);
+        p.put("seatlock.lock.instance-id", instance);
+        p.put("jobs.report.cron", "-");
+        p.put("jobs.payments.cron", "-");
+        return p;
     }
 
     @AfterAll
@@ -194,16 +200,11 @@ class JobsFaultIT {
 
     @Test
     void aLeaderPausedPastItsLeaseIsReplacedAndNothingItWritesLateIsAccepted() throws Exception {
-        Map<String, String> p = new HashMap<>(servers.springProperties());
-        p.put("spring.data.redis.port", Integer.toString(redis.port()));
-        p.put("jobs.instance-id", "paused-child");
-        p.put("seatlock.lock.instance-id", "paused-child");
+        Map<String, String> p = replicaProperties("paused-child");
         p.put("jobs.leader.group", "paused");
         p.put("jobs.leader.lease", "1s");
         p.put("jobs.leader.retry", "100ms");
         p.put("jobs.leader.duty-interval", "50ms");
-        p.put("jobs.report.cron", "-");
-        p.put("jobs.payments.cron", "-");
         p.put("management.endpoints.web.exposure.include", "health,leader");
         String lockKey = servers.keyPrefix() + "lock:{leader:paused}";
         try (ChildJvm child = new ChildJvm(JobsApplication.class, p)) {
