@@ -85,6 +85,11 @@ public class LockRoundTrip {
             System.out.println("REFUSED " + impl + ": " + REFUSED.get() + " uncontended acquires refused");
         }
         locker.close();
+        RedisServer redis = LocalServers.redis();
+        for (String prefix : new String[] {"bench:", "bench-sl:", "bench-r:", "bench-rf:", "bench-si:", "job-lock:bench:",
+                "redisson_lock_token:{bench-rf:"}) {
+            redis.deleteKeys(prefix);
+        }
     }
 
     @Benchmark

@@ -225,6 +225,13 @@ class RedisLockContractTest {
     }
 
     @Test
+    void fenceCountersExpireAnHourAfterTheirLastLeaseInsteadOfPilingUp() {
+        lock.tryAcquire("short-lived", Duration.ofSeconds(10), OverlapImpact.BROKEN_PROMISE).orElseThrow().release();
+        long fenceTtl = servers.redis().with(r -> r.pttl(servers.keyPrefix() + "fence:{short-lived}"));
+        assertThat(fenceTtl).isBetween(Duration.ofMinutes(59).toMillis(), Duration.ofMinutes(61).toMillis());
+    }
+
+    @Test
     void fencingTokensKeepGrowingWhenRedisForgetsTheCounter() {
         long before;
         try (LockLease lease = lock.tryAcquire("forgetful", LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow()) {

@@ -75,6 +75,7 @@ public final class RaceDemo {
             say("The referee's conditional write matched 0 rows for A: Lena was told 'just taken', Omar keeps 14C.");
         } finally {
             redis.deleteKeys(prefix);
+            pg.dropDatabase(database);
         }
     }
 

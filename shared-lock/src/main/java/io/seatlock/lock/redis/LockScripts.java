@@ -17,9 +17,10 @@ import java.util.HexFormat;
 enum LockScripts {
 
     /**
-     * KEYS: lock, fence counter (same hash slot). ARGV: owner token, ttl ms. Returns the fencing token,
-     * or 0 if the lock is held. The token is max(counter + 1, server time in microseconds), so it
-     * stays strictly increasing even if Redis forgets the counter.
+     * KEYS: lock, fence counter (same hash slot). ARGV: owner token, ttl ms, fence counter lifetime ms.
+     * Returns the fencing token, or 0 if the lock is held. The token is max(counter + 1, server time in
+     * microseconds), so it stays strictly increasing even if Redis forgets the counter; that is also why
+     * the counter may expire a while after the last grant instead of piling up one key per name forever.
      */
     ACQUIRE("""
             if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -32,6 +33,7 @@ enum LockScripts {
               token = floor
               redis.call('SET', KEYS[2], string.format('%.0f', floor))
             end
+            redis.call('PEXPIRE', KEYS[2], ARGV[3])
             return token
             """),
 

@@ -48,6 +48,8 @@ import java.util.function.Function;
 public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLockClient.class);
+    /** How long a fence counter outlives its last lease; tokens stay increasing after it goes (time-seeded). */
+    private static final Duration FENCE_KEPT_AFTER_LEASE = Duration.ofHours(1);
 
     private final RedisConnector redis;
     private final RedisLockSettings settings;
@@ -106,7 +108,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         String owner = new UUID(random.nextLong(), random.nextLong()) + "@" + settings.instanceId();
         long startNanos = System.nanoTime();
         long token = call(group, r -> LockScripts.ACQUIRE.run(r, keysOf(spec.name()), owner,
-                Long.toString(spec.ttl().toMillis())));
+                Long.toString(spec.ttl().toMillis()), Long.toString(spec.ttl().plus(FENCE_KEPT_AFTER_LEASE).toMillis())));
         if (token == 0) {
             listener.onBusy(group);
             return Optional.empty();
