@@ -20,7 +20,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -52,8 +51,7 @@ class JobsReplicasTest {
 
     @BeforeAll
     static void startThreeReplicasAtOnce() throws Exception {
-        db = JdbcClient.create(new SimpleDriverDataSource(new org.postgresql.Driver(), servers.jdbcUrl(),
-                servers.postgres().user(), servers.postgres().password()));
+        db = JdbcClient.create(servers.dataSource());
         ExecutorService pool = Executors.newFixedThreadPool(3);
         CountDownLatch go = new CountDownLatch(1);
         List<Future<ConfigurableApplicationContext>> starting = new ArrayList<>();

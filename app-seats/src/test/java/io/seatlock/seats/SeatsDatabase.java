@@ -2,7 +2,6 @@ package io.seatlock.seats;
 
 import io.seatlock.localservers.IsolatedServers;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import java.util.List;
 import java.util.Map;
@@ -13,8 +12,7 @@ public final class SeatsDatabase {
     private final JdbcClient jdbc;
 
     public SeatsDatabase(IsolatedServers servers) {
-        this.jdbc = JdbcClient.create(new SimpleDriverDataSource(new org.postgresql.Driver(), servers.jdbcUrl(),
-                servers.postgres().user(), servers.postgres().password()));
+        this.jdbc = JdbcClient.create(servers.dataSource());
     }
 
     public String buyerOf(String event, String seat) {

@@ -97,6 +97,24 @@ public class LockRoundTrip {
         return locker.acquireRelease(keys.next());
     }
 
+    private static LettuceConnectionFactory springRedis(RedisServer redis) {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(redis.host(), redis.port()));
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+
+    /** Releases what was acquired; an uncontended acquire that was refused is counted, never unlocked. */
+    private static boolean unlockIfAcquired(boolean acquired, Lock lock) {
+        if (acquired) {
+            lock.unlock();
+        } else {
+            REFUSED.incrementAndGet();
+        }
+        return acquired;
+    }
+
     static Locker create(Impl impl, RedisServer redis) {
         String url = "redis://" + redis.host() + ":" + redis.port();
         switch (impl) {
@@ -135,10 +153,7 @@ public class LockRoundTrip {
             }
             case SHEDLOCK:
             case SHEDLOCK_SAFE: {
-                LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                        new RedisStandaloneConfiguration(redis.host(), redis.port()));
-                factory.afterPropertiesSet();
-                factory.start();
+                LettuceConnectionFactory factory = springRedis(redis);
                 RedisLockProvider provider = new RedisLockProvider.Builder(factory).environment("bench")
                         .safeUpdate(impl == Impl.SHEDLOCK_SAFE).build();
                 return new Locker() {
@@ -174,13 +189,7 @@ public class LockRoundTrip {
                             return true;
                         }
                         RLock lock = redisson.getLock("bench-r:" + key);
-                        boolean acquired = lock.tryLock(0, 10, TimeUnit.SECONDS);
-                        if (acquired) {
-                            lock.unlock();
-                        } else {
-                            REFUSED.incrementAndGet();
-                        }
-                        return acquired;
+                        return unlockIfAcquired(lock.tryLock(0, 10, TimeUnit.SECONDS), lock);
                     }
 
                     public void close() {
@@ -189,21 +198,12 @@ public class LockRoundTrip {
                 };
             }
             case SPRING_INTEGRATION: {
-                LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                        new RedisStandaloneConfiguration(redis.host(), redis.port()));
-                factory.afterPropertiesSet();
-                factory.start();
+                LettuceConnectionFactory factory = springRedis(redis);
                 RedisLockRegistry registry = new RedisLockRegistry(factory, "bench-si", 10_000);
                 return new Locker() {
                     public boolean acquireRelease(String key) {
                         Lock lock = registry.obtain(key);
-                        boolean acquired = lock.tryLock();
-                        if (acquired) {
-                            lock.unlock();
-                        } else {
-                            REFUSED.incrementAndGet();
-                        }
-                        return acquired;
+                        return unlockIfAcquired(lock.tryLock(), lock);
                     }
 
                     public void close() {

@@ -7,7 +7,6 @@ import io.seatlock.seats.SeatsApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -56,8 +55,7 @@ final class OnSale implements AutoCloseable {
         this.bouncer = bouncer;
         pg.dropDatabase(database);
         pg.ensureDatabase(database);
-        db = JdbcClient.create(new SimpleDriverDataSource(new org.postgresql.Driver(), pg.jdbcUrl(database), pg.user(),
-                pg.password()));
+        db = JdbcClient.create(pg.dataSource(database));
         for (String name : List.of("onsale-a", "onsale-b")) {
             apps.add(new SpringApplicationBuilder(SeatsApplication.class).logStartupInfo(false).run(
                     "--server.port=0", "--spring.main.banner-mode=off", "--logging.level.root=WARN",

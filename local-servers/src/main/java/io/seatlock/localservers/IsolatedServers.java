@@ -3,6 +3,7 @@ package io.seatlock.localservers;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import javax.sql.DataSource;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -42,6 +43,11 @@ public final class IsolatedServers implements AfterAllCallback {
 
     public String jdbcUrl() {
         return postgres.jdbcUrl(database);
+    }
+
+    /** This class's own database, for asserting on rows. */
+    public DataSource dataSource() {
+        return postgres.dataSource(database);
     }
 
     public String keyPrefix() {

@@ -12,7 +12,6 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -173,7 +172,6 @@ public final class LocalServers {
     }
 
     private static boolean answers(PostgresServer server) {
-        DriverManager.setLoginTimeout(3);
         try (Connection c = server.connect("postgres")) {
             return c.isValid(3);
         } catch (Exception e) {

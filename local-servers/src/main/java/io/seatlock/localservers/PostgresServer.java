@@ -1,7 +1,9 @@
 package io.seatlock.localservers;
 
+import org.postgresql.ds.PGSimpleDataSource;
+
+import javax.sql.DataSource;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.regex.Pattern;
@@ -23,8 +25,20 @@ public record PostgresServer(String source, String host, int port, String user, 
         return "jdbc:postgresql://" + host + ":" + port + "/" + database;
     }
 
+    /** A data source for {@code database}; connecting gives up after a few seconds rather than hanging. */
+    public DataSource dataSource(String database) {
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setServerNames(new String[] {host});
+        ds.setPortNumbers(new int[] {port});
+        ds.setDatabaseName(database);
+        ds.setUser(user);
+        ds.setPassword(password);
+        ds.setLoginTimeout(3);
+        return ds;
+    }
+
     public Connection connect(String database) throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(database), user, password);
+        return dataSource(database).getConnection();
     }
 
     /** Creates {@code database} unless it exists. */

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,8 +62,7 @@ class JobsFaultIT {
     static void start() throws Exception {
         System.out.println("JobsFaultIT seed = " + SEED + " (rerun with -Dfaults.seed=" + SEED + ")");
         redis = new OwnedRedis();
-        db = JdbcClient.create(new SimpleDriverDataSource(new org.postgresql.Driver(), servers.jdbcUrl(),
-                servers.postgres().user(), servers.postgres().password()));
+        db = JdbcClient.create(servers.dataSource());
         for (int i = 1; i <= 3; i++) {
             Map<String, String> p = replicaProperties("fault-jobs-" + i);
             p.put("seatlock.lock.command-timeout", "300ms");

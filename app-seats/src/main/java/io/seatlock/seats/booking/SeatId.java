@@ -9,13 +9,19 @@ public record SeatId(String event, String seat) {
     private static final Pattern SEAT = Pattern.compile("[1-9][0-9]{0,4}[A-Z]{1,2}");
 
     public static SeatId parse(String event, String seat) {
-        if (event == null || !EVENT.matcher(event).matches()) {
-            throw new BadSeatAddress("event id must be 1-40 lower-case letters, digits or '-'");
-        }
+        requireEventId(event);
         if (seat == null || !SEAT.matcher(seat).matches()) {
             throw new BadSeatAddress("seat label must be a seat number and a row of one or two letters, like 14C");
         }
         return new SeatId(event, seat);
+    }
+
+    /** @throws BadSeatAddress unless {@code event} is a well-formed event id */
+    public static String requireEventId(String event) {
+        if (event == null || !EVENT.matcher(event).matches()) {
+            throw new BadSeatAddress("event id must be 1-40 lower-case letters, digits or '-'");
+        }
+        return event;
     }
 
     public String lockName() {

@@ -46,7 +46,7 @@ class SeatsController {
 
     @GetMapping("/api/events/{event}/seats")
     List<SeatView> seats(@PathVariable String event) {
-        SeatId.parse(event, "1A");
+        SeatId.requireEventId(event);
         List<SeatRow> rows = jdbc.sql("""
                         SELECT label, buyer_email IS NOT NULL AS booked, buyer_name FROM seats WHERE event_id = :event
                         ORDER BY length(substring(label from '[A-Z]+$')), substring(label from '[A-Z]+$'), length(label), label""")
