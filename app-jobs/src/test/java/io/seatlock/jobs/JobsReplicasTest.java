@@ -2,7 +2,7 @@ package io.seatlock.jobs;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.jobs.jobs.PaymentCapture;
-import io.seatlock.jobs.leader.LeaderElection;
+import io.seatlock.lock.leader.LeaderElection;
 import io.seatlock.jobs.leader.LeaderEndpoint;
 import io.seatlock.jobs.leader.LeaderLedger;
 import io.seatlock.jobs.stock.StockReservations;

@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A loopback TCP proxy for fault tests, after Toxiproxy's model: {@link #down()} cuts every
@@ -23,6 +24,8 @@ public final class FaultProxy implements AutoCloseable {
     private final int targetPort;
     private final ServerSocket server;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private final AtomicLong stalledReads = new AtomicLong();
+    private final ByteRecorder fromClients = new ByteRecorder();
     private volatile Mode mode = Mode.PASS;
 
     public FaultProxy(String targetHost, int targetPort) throws IOException {
@@ -56,6 +59,16 @@ public final class FaultProxy implements AutoCloseable {
         mode = Mode.PASS;
     }
 
+    /** How many reads (requests, in practice) the black hole has swallowed so far: a request is in flight. */
+    public long stalledReads() {
+        return stalledReads.get();
+    }
+
+    /** Everything clients sent through this proxy, as Latin-1 text, for asserting what crossed the wire. */
+    public String sentByClients() {
+        return fromClients.text();
+    }
+
     private void acceptLoop() {
         while (!server.isClosed()) {
             try {
@@ -67,8 +80,8 @@ public final class FaultProxy implements AutoCloseable {
                 Socket upstream = new Socket(targetHost, targetPort);
                 sockets.add(client);
                 sockets.add(upstream);
-                pump(client, upstream);
-                pump(upstream, client);
+                pump(client, upstream, fromClients);
+                pump(upstream, client, null);
             } catch (IOException e) {
                 if (server.isClosed()) {
                     return;
@@ -77,12 +90,18 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, ByteRecorder recorder) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[8192];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    if (recorder != null) {
+                        recorder.add(buffer, n);
+                    }
+                    if (mode == Mode.BLACKHOLE) {
+                        stalledReads.incrementAndGet();
+                    }
                     while (mode == Mode.BLACKHOLE) {
                         Thread.sleep(5);
                     }
@@ -120,5 +139,20 @@ public final class FaultProxy implements AutoCloseable {
     public void close() throws IOException {
         server.close();
         closeAll();
+    }
+
+    /** Bounded (1 MiB) so a long test cannot fill the heap. */
+    private static final class ByteRecorder {
+        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+
+        synchronized void add(byte[] buffer, int length) {
+            if (bytes.size() < (1 << 20)) {
+                bytes.write(buffer, 0, length);
+            }
+        }
+
+        synchronized String text() {
+            return bytes.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
     }
 }

@@ -26,6 +26,11 @@ record CompositeLockListener(List<LockListener> listeners) implements LockListen
     }
 
     @Override
+    public void onLateGrant(String group) {
+        listeners.forEach(l -> l.onLateGrant(group));
+    }
+
+    @Override
     public void onReleased(String group, Duration held) {
         listeners.forEach(l -> l.onReleased(group, held));
     }

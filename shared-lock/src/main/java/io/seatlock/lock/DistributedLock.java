@@ -13,8 +13,13 @@ public interface DistributedLock {
     /**
      * Takes the lock if nobody holds it; never waits.
      *
-     * @return the lease, or empty if someone else holds the lock
+     * Waits for Redis at most the command timeout and is not interruptible (an interrupt is kept for
+     * the caller). A grant whose answer arrives after its own local deadline counts as not acquired: it is
+     * deleted by owner and the result is empty.
+     *
+     * @return the lease, or empty if someone else holds the lock (or the grant came too late to be valid)
      * @throws IllegalArgumentException for a blank, oversized or malformed name or a non-positive ttl
+     * @throws LeaseTooShortException   for a ttl no longer than the safety margin (it could never be valid)
      * @throws LockUnavailableException if Redis did not answer within the command timeout
      */
     Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact);
@@ -23,7 +28,8 @@ public interface DistributedLock {
      * Waits up to {@code maxWait} for the lock, backing off between attempts (no busy spin).
      *
      * @throws LockNotAcquiredException if the lock stayed busy for {@code maxWait}
-     * @throws InterruptedException     if the waiting thread was interrupted
+     * @throws InterruptedException     if the waiting thread was interrupted, also while a request was in
+     *                                  flight (a grant that lands afterwards is deleted by owner)
      */
     LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException;
@@ -33,9 +39,9 @@ public interface DistributedLock {
      * If the lease is lost while the task runs, the task's thread is interrupted and
      * {@link LockLostException} is thrown once it returns.
      *
-     * @return the task's result, or empty if the lock was busy (the task did not run)
+     * @return whether the task ran (it does not when the lock is busy) and what it returned
      */
-    <T> Optional<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task);
+    <T> TaskResult<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task);
 
     /** The lock's remaining time to live in Redis ({@code PTTL}), or empty if nobody holds it. */
     Optional<Duration> remainingTtl(String name);

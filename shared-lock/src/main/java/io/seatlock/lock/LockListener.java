@@ -25,6 +25,10 @@ public interface LockListener {
     default void onUnavailable(String group) {
     }
 
+    /** Redis granted the lock but its answer came after the lease's local deadline; the grant was taken back. */
+    default void onLateGrant(String group) {
+    }
+
     /** A release found the lock still ours, after holding it for {@code held}. */
     default void onReleased(String group, Duration held) {
     }

@@ -9,6 +9,7 @@ public class CountingListener implements LockListener {
     public final AtomicInteger acquired = new AtomicInteger();
     public final AtomicInteger busy = new AtomicInteger();
     public final AtomicInteger unavailable = new AtomicInteger();
+    public final AtomicInteger lateGrants = new AtomicInteger();
     public final AtomicInteger released = new AtomicInteger();
     public final AtomicInteger lost = new AtomicInteger();
     public final AtomicInteger renewed = new AtomicInteger();
@@ -23,6 +24,11 @@ public class CountingListener implements LockListener {
     @Override
     public void onAcquired(String group, OverlapImpact impact) {
         acquired.incrementAndGet();
+    }
+
+    @Override
+    public void onLateGrant(String group) {
+        lateGrants.incrementAndGet();
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.seatlock.jobs.leader;
 import io.seatlock.jobs.JobsProperties;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.leader.Candidate;
+import io.seatlock.lock.leader.LeaderElection;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -13,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBooleanProperty(name = "jobs.leader.enabled", matchIfMissing = true)
 class LeaderConfiguration {
 
-    @Bean(destroyMethod = "close")
+    @Bean(initMethod = "start", destroyMethod = "close")
     LeaderElection leaderElection(DistributedLock lock, JobsProperties properties, ApplicationEventPublisher events) {
         JobsProperties.Leader leader = properties.leader();
         String me = properties.instanceId();

@@ -3,6 +3,7 @@ package io.seatlock.jobs.leader;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.jobs.JobsProperties;
 import io.seatlock.lock.StaleFencingTokenException;
+import io.seatlock.lock.leader.LeaderElection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;

@@ -1,6 +1,7 @@
 package io.seatlock.jobs.leader;
 
 import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.leader.LeaderElection;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 

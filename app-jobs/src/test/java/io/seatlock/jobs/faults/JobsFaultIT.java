@@ -4,8 +4,8 @@ import io.lettuce.core.KillArgs;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.seatlock.jobs.JobsApplication;
 import io.seatlock.jobs.jobs.PaymentCapture;
-import io.seatlock.jobs.leader.Candidate;
-import io.seatlock.jobs.leader.LeaderElection;
+import io.seatlock.lock.leader.Candidate;
+import io.seatlock.lock.leader.LeaderElection;
 import io.seatlock.jobs.leader.LeaderLedger;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.StaleFencingTokenException;
@@ -216,6 +216,7 @@ class JobsFaultIT {
                         public void onRevoked(FencingToken epoch) {
                         }
                     })) {
+                rival.start();
                 LeaderLedger ledger = replicas.get(0).getBean(LeaderLedger.class);
                 child.pause();
                 long pausedAt = System.nanoTime();

@@ -9,7 +9,7 @@ import java.time.Duration;
 
 /**
  * Lock metrics, tagged by lock group (the name up to its first ':'): {@code seatlock.lock.attempts},
- * {@code .acquired}, {@code .busy}, {@code .unavailable}, {@code .released}, {@code .lost}
+ * {@code .acquired}, {@code .busy}, {@code .unavailable}, {@code .late.grants} (granted too late to be valid), {@code .released}, {@code .lost}
  * (expired while held), {@code .renewals{outcome}}, {@code .fencing.rejections} and the
  * {@code seatlock.lock.held} timer.
  */
@@ -39,6 +39,11 @@ public class MicrometerLockListener implements LockListener {
     @Override
     public void onUnavailable(String group) {
         registry.counter("seatlock.lock.unavailable", "group", group).increment();
+    }
+
+    @Override
+    public void onLateGrant(String group) {
+        registry.counter("seatlock.lock.late.grants", "group", group).increment();
     }
 
     @Override

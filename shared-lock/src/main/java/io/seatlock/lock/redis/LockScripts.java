@@ -2,12 +2,14 @@ package io.seatlock.lock.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The three Lua scripts of the lock, called by {@code EVALSHA}; a {@code NOSCRIPT} reply (after
@@ -61,13 +63,18 @@ enum LockScripts {
         this.sha = sha1(source);
     }
 
-    long run(RedisClusterCommands<String, String> redis, String[] keys, String... args) {
-        try {
-            return redis.evalsha(sha, ScriptOutputType.INTEGER, keys, args);
-        } catch (RedisNoScriptException e) {
-            redis.scriptLoad(source);
-            return redis.evalsha(sha, ScriptOutputType.INTEGER, keys, args);
-        }
+    /** Sends the script without waiting; the answer completes the returned future (on Lettuce's I/O thread). */
+    CompletableFuture<Long> run(RedisClusterAsyncCommands<String, String> redis, String[] keys, String... args) {
+        CompletableFuture<Long> first = redis.<Long>evalsha(sha, ScriptOutputType.INTEGER, keys, args)
+                .toCompletableFuture();
+        return first.exceptionallyCompose(error -> {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (!(cause instanceof RedisNoScriptException)) {
+                return CompletableFuture.failedFuture(cause);
+            }
+            return redis.scriptLoad(source).toCompletableFuture()
+                    .thenCompose(loaded -> redis.<Long>evalsha(sha, ScriptOutputType.INTEGER, keys, args));
+        });
     }
 
     private static String sha1(String source) {

@@ -7,48 +7,81 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
-/** Connects lazily on first use, so an app can start while Redis is down; Lettuce reconnects after. */
+/**
+ * Connects lazily, so an app can start while Redis is down; Lettuce reconnects after. Callers that
+ * arrive while a connect is under way share that one attempt and each waits only its own time bound:
+ * a black-holed server never makes callers queue behind each other. A failed attempt is forgotten, so
+ * the next call tries again.
+ */
 final class RedisConnector implements AutoCloseable {
 
     private final AbstractRedisClient client;
-    private final Function<AbstractRedisClient, StatefulConnection<String, String>> connect;
-    private final Function<StatefulConnection<String, String>, RedisClusterCommands<String, String>> commands;
+    private final Supplier<CompletableFuture<StatefulConnection<String, String>>> connect;
+    private final Function<StatefulConnection<String, String>, RedisClusterAsyncCommands<String, String>> commands;
+    private final AtomicReference<CompletableFuture<RedisClusterAsyncCommands<String, String>>> attempt =
+            new AtomicReference<>();
+    private volatile RedisClusterAsyncCommands<String, String> connected;
     private volatile StatefulConnection<String, String> connection;
 
     private RedisConnector(AbstractRedisClient client,
-                           Function<AbstractRedisClient, StatefulConnection<String, String>> connect,
-                           Function<StatefulConnection<String, String>, RedisClusterCommands<String, String>> commands) {
+                           Supplier<CompletableFuture<StatefulConnection<String, String>>> connect,
+                           Function<StatefulConnection<String, String>, RedisClusterAsyncCommands<String, String>> commands) {
         this.client = client;
         this.connect = connect;
         this.commands = commands;
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
     static RedisConnector standalone(RedisClient client, RedisURI uri) {
-        return new RedisConnector(client, c -> ((RedisClient) c).connect(uri),
-                c -> ((StatefulRedisConnection<String, String>) c).sync());
+        return new RedisConnector(client,
+                () -> (CompletableFuture) client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture(),
+                c -> ((StatefulRedisConnection<String, String>) c).async());
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
     static RedisConnector cluster(RedisClusterClient client) {
-        return new RedisConnector(client, c -> ((RedisClusterClient) c).connect(),
-                c -> ((StatefulRedisClusterConnection<String, String>) c).sync());
+        return new RedisConnector(client, () -> (CompletableFuture) client.connectAsync(StringCodec.UTF8),
+                c -> ((StatefulRedisClusterConnection<String, String>) c).async());
     }
 
-    RedisClusterCommands<String, String> commands() {
-        StatefulConnection<String, String> c = connection;
-        if (c == null) {
-            synchronized (this) {
-                c = connection;
-                if (c == null) {
-                    c = connect.apply(client);
-                    connection = c;
-                }
+    /** The commands if a connection was made, else null: for best-effort clean-up that must not connect. */
+    RedisClusterAsyncCommands<String, String> connectedOrNull() {
+        return connected;
+    }
+
+    /** The commands once connected; until then, the one shared connect attempt (never blocks). */
+    CompletableFuture<RedisClusterAsyncCommands<String, String>> commands() {
+        RedisClusterAsyncCommands<String, String> ready = connected;
+        if (ready != null) {
+            return CompletableFuture.completedFuture(ready);
+        }
+        while (true) {
+            CompletableFuture<RedisClusterAsyncCommands<String, String>> current = attempt.get();
+            if (current != null && !current.isCompletedExceptionally()) {
+                return current;
+            }
+            CompletableFuture<RedisClusterAsyncCommands<String, String>> fresh = new CompletableFuture<>();
+            if (attempt.compareAndSet(current, fresh)) {
+                connect.get().whenComplete((connection, error) -> {
+                    if (error != null) {
+                        fresh.completeExceptionally(error);
+                    } else {
+                        this.connection = connection;
+                        connected = commands.apply(connection);
+                        fresh.complete(connected);
+                    }
+                });
+                return fresh;
             }
         }
-        return commands.apply(c);
     }
 
     @Override

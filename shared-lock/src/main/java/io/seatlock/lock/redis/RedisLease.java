@@ -12,13 +12,22 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
-/** One grant. Renewal and release share this object's monitor, so a renewal never outlives release. */
+/**
+ * One grant. No monitor guards it: state changes are atomic, so no user callback and no other object's
+ * lock is ever reached while this lease holds one. At most one {@code PEXPIRE} of this lease is in flight
+ * at a time, so the local deadline always follows the renewal Redis applied last.
+ */
 final class RedisLease implements LockLease {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLease.class);
+    private static final long MAX_GIVE_UP_GUARD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private enum State { HELD, LOST, RELEASED }
 
@@ -28,10 +37,14 @@ final class RedisLease implements LockLease {
     private final FencingToken fencingToken;
     private final String group;
     private final long acquiredAtNanos;
+    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+    private final Semaphore extending = new Semaphore(1);
+    private final AtomicReference<Runnable> onLost = new AtomicReference<>();
+    private final AtomicBoolean lostCallbackRun = new AtomicBoolean();
     private volatile long deadlineNanos;
-    private volatile State state = State.HELD;
-    private ScheduledFuture<?> renewal;
-    private Runnable onLost;
+    private volatile ScheduledFuture<?> watchdog;
+    /** Written and read by the watchdog only (one task of this lease at a time). */
+    private long nextRenewalNanos;
 
     RedisLease(RedisLockClient client, LockSpec spec, String owner, FencingToken fencingToken, long startNanos) {
         this.client = client;
@@ -65,17 +78,23 @@ final class RedisLease implements LockLease {
 
     @Override
     public boolean isValid() {
-        return state == State.HELD && System.nanoTime() - deadlineNanos < 0;
+        return state.get() == State.HELD && System.nanoTime() - deadlineNanos < 0;
     }
 
     @Override
     public Duration validFor() {
-        return isValid() ? Duration.ofNanos(deadlineNanos - System.nanoTime()) : Duration.ZERO;
+        long left = deadlineNanos - System.nanoTime();
+        return state.get() == State.HELD && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
     @Override
     public boolean isLost() {
-        return state == State.LOST;
+        return state.get() == State.LOST;
+    }
+
+    /** True while a keep-alive watchdog renews this lease. */
+    boolean isKeptAlive() {
+        return onLost.get() != null && state.get() == State.HELD;
     }
 
     @Override
@@ -84,109 +103,171 @@ final class RedisLease implements LockLease {
     }
 
     @Override
-    public synchronized boolean renew(Duration ttl) {
+    public boolean renew(Duration ttl) {
         LockSpec.requireValidTtl(ttl);
-        if (state == State.RELEASED) {
+        client.requireUsableTtl(ttl);
+        State now = state.get();
+        if (now == State.RELEASED) {
             throw new IllegalStateException("lease on '" + spec.name() + "' was released; acquire the lock again");
         }
-        if (state == State.LOST) {
+        if (now == State.LOST) {
             return false;
         }
-        long start = System.nanoTime();
-        if (client.extend(spec.name(), owner, ttl)) {
-            deadlineNanos = deadlineFrom(start, ttl);
-            client.listener().onRenewed(group);
-            return true;
+        takeExtendPermit();
+        try {
+            long start = System.nanoTime();
+            if (awaitUninterruptibly(client.extend(spec.name(), owner, ttl))) {
+                renewed(start, ttl);
+                return true;
+            }
+        } finally {
+            extending.release();
         }
-        markLost();
+        markLost("a renewal found it taken or expired");
         return false;
     }
 
     @Override
-    public synchronized LockLease keepAlive(Runnable onLost) {
-        Objects.requireNonNull(onLost, "onLost callback must not be null");
-        if (state != State.HELD) {
-            throw new IllegalStateException("lease on '" + spec.name() + "' is " + state.name().toLowerCase());
+    public LockLease keepAlive(Runnable callback) {
+        Objects.requireNonNull(callback, "onLost callback must not be null");
+        State now = state.get();
+        if (now != State.HELD) {
+            throw new IllegalStateException("lease on '" + spec.name() + "' is " + now.name().toLowerCase());
         }
-        if (renewal != null) {
+        if (!onLost.compareAndSet(null, callback)) {
             throw new IllegalStateException("lease on '" + spec.name() + "' is already kept alive");
         }
-        this.onLost = onLost;
-        long period = Math.max(1, spec.ttl().toMillis() / 3);
-        renewal = client.renewals().scheduleAtFixedRate(() -> renewInBackground(period), period, period,
-                TimeUnit.MILLISECONDS);
+        nextRenewalNanos = System.nanoTime() + renewalPeriodNanos();
+        watchdog = client.watchdogs().schedule(this::watch, 0, TimeUnit.NANOSECONDS);
+        if (state.get() == State.LOST) {
+            fireLostCallback(); // lost between the check above and the callback's registration
+        }
         return this;
     }
 
-    private synchronized void renewInBackground(long periodMillis) {
-        if (state != State.HELD) {
+    /**
+     * The watchdog: sends a renewal every third of the ttl without waiting for it, and gives up a guard
+     * interval before the local deadline if none has come back, so the callback precedes the deadline
+     * whatever the command timeout and however many leases share the client.
+     */
+    private void watch() {
+        if (state.get() != State.HELD) {
             return;
         }
+        long now = System.nanoTime();
+        long giveUpAt = deadlineNanos - giveUpGuardNanos();
+        if (now - giveUpAt >= 0) {
+            markLost("could not be renewed before its local deadline");
+            return;
+        }
+        if (now - nextRenewalNanos >= 0) {
+            nextRenewalNanos = now + renewalPeriodNanos();
+            if (extending.tryAcquire()) {
+                renewInBackground(now);
+            } // else the previous renewal still waits for Redis; its answer or the give-up time decides
+        }
+        long wakeAt = nextRenewalNanos - giveUpAt < 0 ? nextRenewalNanos : giveUpAt;
+        if (state.get() == State.HELD) {
+            watchdog = client.watchdogs().schedule(this::watch, Math.max(0, wakeAt - now), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void renewInBackground(long start) {
+        CompletableFuture<Boolean> answer;
         try {
-            renew(spec.ttl());
-        } catch (LockUnavailableException e) {
+            answer = client.extend(spec.name(), owner, spec.ttl());
+        } catch (RuntimeException e) {
+            extending.release();
             client.listener().onRenewalFailed(group);
-            // Give up before the deadline: the next tick might only come after it.
-            if (validFor().toMillis() <= periodMillis) {
-                log.warn("Lock '{}' could not be renewed before its local deadline; treating it as lost",
-                        spec.name());
-                markLost();
-            }
-        }
-    }
-
-    /** Caller holds the monitor. */
-    private void markLost() {
-        if (state != State.HELD) {
             return;
         }
-        state = State.LOST;
-        cancelRenewal();
-        client.forget(this);
-        client.listener().onLost(group, heldFor());
-        if (onLost != null) {
-            try {
-                onLost.run();
-            } catch (RuntimeException e) {
-                log.warn("lost-lease callback of '{}' failed", spec.name(), e);
+        answer.whenComplete((ours, error) -> {
+            extending.release();
+            if (error != null) {
+                client.listener().onRenewalFailed(group);
+                log.debug("renewal of '{}' failed; retrying until the local deadline nears", spec.name(), error);
+            } else if (ours) {
+                renewed(start, spec.ttl());
+            } else {
+                markLost("a renewal found it taken or expired");
             }
+        });
+    }
+
+    private void renewed(long start, Duration ttl) {
+        if (state.get() == State.HELD) {
+            deadlineNanos = deadlineFrom(start, ttl);
+            client.listener().onRenewed(group);
         }
     }
 
-    @Override
-    public synchronized ReleaseOutcome release() {
-        if (state == State.RELEASED) {
-            return ReleaseOutcome.ALREADY_RELEASED;
+    private void markLost(String reason) {
+        if (!state.compareAndSet(State.HELD, State.LOST)) {
+            return;
         }
-        State before = state;
-        state = State.RELEASED;
-        cancelRenewal();
+        stopWatchdog();
         client.forget(this);
-        boolean deleted = client.delete(spec.name(), owner);
-        if (before == State.LOST) {
-            return ReleaseOutcome.LOST;
-        }
-        if (deleted) {
-            client.listener().onReleased(group, heldFor());
-            return ReleaseOutcome.RELEASED;
-        }
+        log.warn("Lock '{}' {}; treating it as lost", spec.name(), reason);
         client.listener().onLost(group, heldFor());
-        return ReleaseOutcome.LOST;
+        fireLostCallback();
+    }
+
+    private void fireLostCallback() {
+        Runnable callback = onLost.get();
+        if (callback != null && lostCallbackRun.compareAndSet(false, true)) {
+            client.runCallback(callback, spec.name());
+        }
     }
 
     @Override
-    public synchronized ReleaseOutcome releaseAfter(Duration keepFor) {
-        if (keepFor == null || keepFor.toMillis() < 1 || state != State.HELD) {
+    public ReleaseOutcome release() {
+        return awaitUninterruptibly(releaseAsync());
+    }
+
+    /** Ends the lease at once (it leaves {@code heldLeases} even if Redis is down) and deletes the key by owner. */
+    CompletableFuture<ReleaseOutcome> releaseAsync() {
+        State before = state.getAndSet(State.RELEASED);
+        if (before == State.RELEASED) {
+            return CompletableFuture.completedFuture(ReleaseOutcome.ALREADY_RELEASED);
+        }
+        stopWatchdog();
+        client.forget(this);
+        return client.delete(spec.name(), owner).thenApply(deleted -> {
+            if (before == State.LOST) {
+                return ReleaseOutcome.LOST;
+            }
+            if (deleted) {
+                client.listener().onReleased(group, heldFor());
+                return ReleaseOutcome.RELEASED;
+            }
+            client.listener().onLost(group, heldFor());
+            return ReleaseOutcome.LOST;
+        });
+    }
+
+    @Override
+    public ReleaseOutcome releaseAfter(Duration keepFor) {
+        if (keepFor == null || keepFor.toMillis() < 1 || state.get() != State.HELD) {
             return release();
         }
-        boolean stillOurs = renew(keepFor);
-        state = State.RELEASED;
-        cancelRenewal();
+        State before = state.getAndSet(State.RELEASED);
+        if (before != State.HELD) {
+            return before == State.LOST ? ReleaseOutcome.LOST : ReleaseOutcome.ALREADY_RELEASED;
+        }
+        stopWatchdog();
         client.forget(this);
+        takeExtendPermit(); // a background renewal landing after this one would stretch the lock to its full ttl
+        boolean stillOurs;
+        try {
+            stillOurs = awaitUninterruptibly(client.extend(spec.name(), owner, keepFor));
+        } finally {
+            extending.release();
+        }
         if (stillOurs) {
             client.listener().onReleased(group, heldFor());
             return ReleaseOutcome.RELEASED;
         }
+        client.listener().onLost(group, heldFor());
         return ReleaseOutcome.LOST;
     }
 
@@ -200,11 +281,50 @@ final class RedisLease implements LockLease {
         }
     }
 
-    private void cancelRenewal() {
-        if (renewal != null) {
-            renewal.cancel(false);
-            renewal = null;
+    private void takeExtendPermit() {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + client.commandTimeout().toNanos();
+        try {
+            while (true) {
+                try {
+                    if (extending.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                        return;
+                    }
+                    throw new LockUnavailableException("a renewal of '" + spec.name() + "' still waits for Redis after "
+                            + client.commandTimeout(), null);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
+    }
+
+    private <T> T awaitUninterruptibly(CompletableFuture<T> answer) {
+        try {
+            return client.await(group, answer, false);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    private void stopWatchdog() {
+        ScheduledFuture<?> current = watchdog;
+        if (current != null) {
+            current.cancel(false);
+        }
+    }
+
+    private long renewalPeriodNanos() {
+        return Math.max(TimeUnit.MILLISECONDS.toNanos(1), spec.ttl().toNanos() / 3);
+    }
+
+    /** How long before the local deadline the watchdog gives up: a tenth of the ttl, at most one second. */
+    private long giveUpGuardNanos() {
+        return Math.min(spec.ttl().toNanos() / 10, MAX_GIVE_UP_GUARD_NANOS);
     }
 
     private Duration heldFor() {
@@ -217,6 +337,6 @@ final class RedisLease implements LockLease {
 
     @Override
     public String toString() {
-        return "LockLease[" + spec.name() + ", token " + fencingToken + ", " + state.name().toLowerCase() + "]";
+        return "LockLease[" + spec.name() + ", token " + fencingToken + ", " + state.get().name().toLowerCase() + "]";
     }
 }

@@ -2,18 +2,20 @@ package io.seatlock.lock.redis;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisException;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LeaseTooShortException;
 import io.seatlock.lock.LockException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -23,6 +25,7 @@ import io.seatlock.lock.LockSpec;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.LockedTask;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.TaskResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,101 +37,124 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
  * The Redis lock: {@code SET NX PX} plus a fencing counter in one script, compare-and-delete release,
  * compare-and-{@code PEXPIRE} renewal. Thread-safe; share one per application.
+ *
+ * <p>Every call waits at most the command timeout (plus a few milliseconds) whatever the concurrency,
+ * connecting included. Renewals are sent asynchronously by a watchdog that never blocks, so one lease
+ * waiting on a silent Redis delays no other; lost-lease callbacks run on their own threads, never while
+ * a lock of this library is held.
  */
 public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLockClient.class);
     /** How long a fence counter outlives its last lease; tokens stay increasing after it goes (time-seeded). */
     private static final Duration FENCE_KEPT_AFTER_LEASE = Duration.ofHours(1);
+    /** Our own wait ends this long after Lettuce's command timeout would have ended it. */
+    private static final long AWAIT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final RedisConnector redis;
     private final RedisLockSettings settings;
     private final LockListener listener;
-    private final ScheduledExecutorService renewals;
+    private final Duration commandTimeout;
+    private final ScheduledThreadPoolExecutor watchdogs;
+    private final ExecutorService callbacks;
     private final Set<RedisLease> held = ConcurrentHashMap.newKeySet();
 
-    private RedisLockClient(RedisConnector redis, RedisLockSettings settings, LockListener listener) {
+    private RedisLockClient(RedisConnector redis, Duration commandTimeout, RedisLockSettings settings,
+                            LockListener listener) {
         this.redis = redis;
+        this.commandTimeout = commandTimeout;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.listener = Objects.requireNonNull(listener, "listener");
-        this.renewals = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "seatlock-renewal");
-            t.setDaemon(true);
-            return t;
-        });
+        // Neither pool starts a thread before its first task.
+        this.watchdogs = new ScheduledThreadPoolExecutor(1, daemon("seatlock-watchdog"));
+        this.watchdogs.setRemoveOnCancelPolicy(true);
+        this.callbacks = Executors.newCachedThreadPool(daemon("seatlock-callback"));
     }
 
     /**
      * A lock on one Redis server (or a Sentinel-managed one, via a {@code redis-sentinel://} URI).
      * Commands fail with {@link LockUnavailableException} after {@code commandTimeout}, and at once while
-     * disconnected, never hanging.
+     * disconnected, never hanging. TLS follows the URI ({@code rediss://}) with the JVM's default trust.
      */
     public static RedisLockClient standalone(RedisURI uri, Duration commandTimeout, RedisLockSettings settings,
                                              LockListener listener) {
+        return standalone(uri, commandTimeout, null, settings, listener);
+    }
+
+    /** As above, with the TLS trust and key material to use when the URI asks for TLS (null: the JVM's defaults). */
+    public static RedisLockClient standalone(RedisURI uri, Duration commandTimeout, SslOptions ssl,
+                                             RedisLockSettings settings, LockListener listener) {
         uri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(uri);
-        client.setOptions(failFast(ClientOptions.builder(), commandTimeout).build());
-        return new RedisLockClient(RedisConnector.standalone(client, uri), settings, listener);
+        client.setOptions(failFast(ClientOptions.builder(), commandTimeout, ssl).build());
+        return new RedisLockClient(RedisConnector.standalone(client, uri), commandTimeout, settings, listener);
     }
 
     /** A lock on a Redis Cluster; lock and fence keys share a hash slot, so the scripts are legal. */
     public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, RedisLockSettings settings,
                                           LockListener listener) {
+        return cluster(seeds, commandTimeout, null, settings, listener);
+    }
+
+    /** As above, with TLS material for seeds that ask for TLS (null: the JVM's defaults). */
+    public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, SslOptions ssl,
+                                          RedisLockSettings settings, LockListener listener) {
         seeds.forEach(uri -> uri.setTimeout(commandTimeout));
         RedisClusterClient client = RedisClusterClient.create(seeds);
-        client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout).build());
-        return new RedisLockClient(RedisConnector.cluster(client), settings, listener);
+        client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout, ssl).build());
+        return new RedisLockClient(RedisConnector.cluster(client), commandTimeout, settings, listener);
     }
 
     /** Commands fail at once while disconnected and after {@code timeout} otherwise: a typed error, never a hang. */
-    private static <B extends ClientOptions.Builder> B failFast(B builder, Duration timeout) {
+    private static <B extends ClientOptions.Builder> B failFast(B builder, Duration timeout, SslOptions ssl) {
         builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
                 .timeoutOptions(TimeoutOptions.enabled(timeout));
+        if (ssl != null) {
+            builder.sslOptions(ssl);
+        }
         return builder;
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     @Override
     public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
-        LockSpec spec = new LockSpec(name, ttl, impact);
-        String group = LockListener.groupOf(spec.name());
-        listener.onAttempt(group);
-        // Unique, not secret: anyone who can read Redis can read the token anyway; SecureRandom would contend.
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        String owner = new UUID(random.nextLong(), random.nextLong()) + "@" + settings.instanceId();
-        long startNanos = System.nanoTime();
-        long token = call(group, r -> LockScripts.ACQUIRE.run(r, keysOf(spec.name()), owner,
-                Long.toString(spec.ttl().toMillis()), Long.toString(spec.ttl().plus(FENCE_KEPT_AFTER_LEASE).toMillis())));
-        if (token == 0) {
-            listener.onBusy(group);
-            return Optional.empty();
+        LockSpec spec = spec(name, ttl, impact);
+        try {
+            return attempt(spec, false);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("an uninterruptible attempt was interrupted", e);
         }
-        RedisLease lease = new RedisLease(this, spec, owner, new FencingToken(token), startNanos);
-        if (!lease.isValid()) {
-            // Redis answered after the lease's own validity: it may already belong to someone else.
-            lease.close();
-            listener.onUnavailable(group);
-            throw new LockUnavailableException("Redis answered the acquire of '" + spec.name()
-                    + "' only after its " + spec.ttl() + " lease had passed", null);
-        }
-        held.add(lease);
-        listener.onAcquired(group, impact);
-        return Optional.of(lease);
     }
 
     @Override
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
+        LockSpec spec = spec(name, ttl, impact);
         if (maxWait == null || maxWait.isNegative()) {
             throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
         }
@@ -138,7 +164,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
             }
-            Optional<LockLease> lease = tryAcquire(name, ttl, impact);
+            Optional<LockLease> lease = attempt(spec, true);
             if (lease.isPresent()) {
                 return lease.get();
             }
@@ -153,12 +179,62 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         }
     }
 
+    /**
+     * One acquire round trip. An answer that arrives after the lease's own local deadline counts as not
+     * acquired (the grant is taken back); a caller that stops waiting (interrupt, timeout) has the grant
+     * taken back too, should it land later.
+     */
+    private Optional<LockLease> attempt(LockSpec spec, boolean interruptible) throws InterruptedException {
+        String group = LockListener.groupOf(spec.name());
+        listener.onAttempt(group);
+        // Unique, not secret: anyone who can read Redis can read the token anyway; SecureRandom would contend.
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String owner = new UUID(random.nextLong(), random.nextLong()) + "@" + settings.instanceId();
+        long startNanos = System.nanoTime();
+        CompletableFuture<Long> answer = send(r -> LockScripts.ACQUIRE.run(r, keysOf(spec.name()), owner,
+                Long.toString(spec.ttl().toMillis()), Long.toString(spec.ttl().plus(FENCE_KEPT_AFTER_LEASE).toMillis())));
+        long token;
+        try {
+            token = await(group, answer, interruptible);
+        } catch (InterruptedException | LockUnavailableException e) {
+            answer.whenComplete((granted, error) -> takeBack(spec.name(), owner));
+            throw e;
+        }
+        if (token == 0) {
+            listener.onBusy(group);
+            return Optional.empty();
+        }
+        RedisLease lease = new RedisLease(this, spec, owner, new FencingToken(token), startNanos);
+        if (!lease.isValid()) {
+            // Redis answered after the lease's own validity: someone else may already hold it. Not ours.
+            listener.onLateGrant(group);
+            takeBack(spec.name(), owner);
+            return Optional.empty();
+        }
+        held.add(lease);
+        listener.onAcquired(group, spec.impact());
+        return Optional.of(lease);
+    }
+
+    private LockSpec spec(String name, Duration ttl, OverlapImpact impact) {
+        LockSpec spec = new LockSpec(name, ttl, impact);
+        requireUsableTtl(ttl);
+        return spec;
+    }
+
+    void requireUsableTtl(Duration ttl) {
+        long margin = settings.safetyMarginNanos(ttl);
+        if (ttl.toNanos() <= margin) {
+            throw new LeaseTooShortException(ttl, Duration.ofNanos(margin));
+        }
+    }
+
     @Override
-    public <T> Optional<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task) {
+    public <T> TaskResult<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task) {
         Objects.requireNonNull(task, "task must not be null");
         Optional<LockLease> acquired = tryAcquire(name, ttl, impact);
         if (acquired.isEmpty()) {
-            return Optional.empty();
+            return TaskResult.notExecuted();
         }
         Thread worker = Thread.currentThread();
         try (LockLease lease = acquired.get()) {
@@ -178,7 +254,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             if (lease.isLost()) {
                 throw lostWhileRunning(name, null);
             }
-            return Optional.ofNullable(result);
+            return TaskResult.executed(result);
         }
     }
 
@@ -194,7 +270,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     @Override
     public Optional<Duration> remainingTtl(String name) {
         LockSpec.requireValidName(name);
-        long pttl = call(LockListener.groupOf(name), r -> r.pttl(lockKey(name)));
+        long pttl = call(LockListener.groupOf(name), r -> r.pttl(lockKey(name)).toCompletableFuture());
         if (pttl == -2) {
             return Optional.empty();
         }
@@ -210,22 +286,23 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         String keyStart = lockKey(namePrefix);
         String pattern = keyStart.substring(0, keyStart.length() - 1) + "*";
         int nameStart = settings.keyPrefix().length() + "lock:{".length();
-        return call(LockListener.groupOf(namePrefix), r -> {
-            Set<String> names = new HashSet<>();
-            ScanCursor cursor = ScanCursor.INITIAL;
-            do {
-                KeyScanCursor<String> page = r.scan(cursor, ScanArgs.Builder.matches(pattern).limit(1000));
-                page.getKeys().forEach(k -> names.add(k.substring(nameStart, k.length() - 1)));
-                cursor = page;
-            } while (!cursor.isFinished());
-            return names;
-        });
+        String group = LockListener.groupOf(namePrefix);
+        Set<String> names = new HashSet<>();
+        ScanCursor cursor = ScanCursor.INITIAL;
+        do {
+            ScanCursor from = cursor;
+            KeyScanCursor<String> page = call(group,
+                    r -> r.scan(from, ScanArgs.Builder.matches(pattern).limit(1000)).toCompletableFuture());
+            page.getKeys().forEach(k -> names.add(k.substring(nameStart, k.length() - 1)));
+            cursor = page;
+        } while (!cursor.isFinished());
+        return names;
     }
 
     /** One round trip to Redis, for health checks. */
     public Duration ping() {
         long start = System.nanoTime();
-        call("health", RedisClusterCommands::ping);
+        call("health", r -> r.ping().toCompletableFuture());
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
@@ -238,10 +315,20 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         return settings;
     }
 
+    /** Stops renewing, releases what this instance holds (waiting at most one command timeout in all) and disconnects. */
     @Override
     public void close() {
-        renewals.shutdownNow();
-        held.forEach(RedisLease::close);
+        watchdogs.shutdownNow();
+        List<CompletableFuture<?>> releases = held.stream().<CompletableFuture<?>>map(RedisLease::releaseAsync).toList();
+        try {
+            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
+                    .get(commandTimeout.toNanos() + AWAIT_SLACK_NANOS, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("could not release every lock on close; they expire on their own: {}", e.getMessage());
+        }
+        callbacks.shutdown();
         redis.close();
     }
 
@@ -253,15 +340,27 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         return new String[] {lockKey(name), settings.keyPrefix() + "fence:{" + name + "}"};
     }
 
-    boolean extend(String name, String owner, Duration ttl) {
-        return call(LockListener.groupOf(name),
-                r -> LockScripts.EXTEND.run(r, new String[] {lockKey(name)}, owner,
-                        Long.toString(ttl.toMillis()))) == 1;
+    CompletableFuture<Boolean> extend(String name, String owner, Duration ttl) {
+        return send(r -> LockScripts.EXTEND.run(r, new String[] {lockKey(name)}, owner, Long.toString(ttl.toMillis())))
+                .thenApply(extended -> extended == 1);
     }
 
-    boolean delete(String name, String owner) {
-        return call(LockListener.groupOf(name),
-                r -> LockScripts.RELEASE.run(r, new String[] {lockKey(name)}, owner)) == 1;
+    CompletableFuture<Boolean> delete(String name, String owner) {
+        return send(r -> LockScripts.RELEASE.run(r, new String[] {lockKey(name)}, owner))
+                .thenApply(deleted -> deleted == 1);
+    }
+
+    /** Best effort, never waits and never opens a connection: a grant nobody waits for is deleted by owner. */
+    private void takeBack(String name, String owner) {
+        RedisClusterAsyncCommands<String, String> commands = redis.connectedOrNull();
+        if (commands == null) {
+            return;
+        }
+        LockScripts.RELEASE.run(commands, new String[] {lockKey(name)}, owner).whenComplete((deleted, error) -> {
+            if (error != null) {
+                log.debug("could not take back a grant of '{}'; it expires on its own", name, error);
+            }
+        });
     }
 
     void forget(RedisLease lease) {
@@ -272,18 +371,81 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         return listener;
     }
 
-    ScheduledExecutorService renewals() {
-        return renewals;
+    Duration commandTimeout() {
+        return commandTimeout;
     }
 
-    private <T> T call(String group, Function<RedisClusterCommands<String, String>, T> command) {
+    ScheduledExecutorService watchdogs() {
+        return watchdogs;
+    }
+
+    /** Runs a user callback on its own thread: never on the watchdog, a Redis I/O thread or under a lock. */
+    void runCallback(Runnable callback, String name) {
         try {
-            return command.apply(redis.commands());
-        } catch (RedisException e) {
-            listener.onUnavailable(group);
-            log.debug("Redis unavailable for lock group '{}'", group, e);
-            throw new LockUnavailableException("Redis unavailable for lock group '" + group + "': "
-                    + e.getMessage(), e);
+            callbacks.execute(() -> {
+                try {
+                    callback.run();
+                } catch (RuntimeException e) {
+                    log.warn("lost-lease callback of '{}' failed", name, e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            log.debug("client closed; lost-lease callback of '{}' not run", name);
         }
+    }
+
+    /** Sends without waiting; a connect under way is shared with every other caller. */
+    private <T> CompletableFuture<T> send(Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
+        RedisClusterAsyncCommands<String, String> commands = redis.connectedOrNull();
+        try {
+            return commands != null ? command.apply(commands) : redis.commands().thenCompose(command);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private <T> T call(String group, Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
+        try {
+            return await(group, send(command), false);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    /**
+     * Waits for an answer at most the command timeout (plus slack). Uninterruptible waits keep the
+     * interrupt for the caller; they are bounded anyway.
+     */
+    <T> T await(String group, CompletableFuture<T> answer, boolean interruptible) throws InterruptedException {
+        long deadline = System.nanoTime() + commandTimeout.toNanos() + AWAIT_SLACK_NANOS;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    if (interruptible) {
+                        throw e;
+                    }
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw unavailable(group, e.getCause());
+                } catch (TimeoutException e) {
+                    throw unavailable(group, new RedisCommandTimeoutException("no answer within " + commandTimeout));
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    LockUnavailableException unavailable(String group, Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        listener.onUnavailable(group);
+        log.debug("Redis unavailable for lock group '{}'", group, cause);
+        return new LockUnavailableException("Redis unavailable for lock group '" + group + "': " + cause.getMessage(),
+                cause);
     }
 }

@@ -1,6 +1,7 @@
 package io.seatlock.lock.shedlock;
 
 import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.LeaseTooShortException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.OverlapImpact;
 import net.javacrumbs.shedlock.core.ClockProvider;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * ShedLock on the fenced Redis lock, safe on every path: unlock is a compare-and-delete (or, while
@@ -33,8 +35,12 @@ public final class SeatlockLockProvider implements ExtensibleLockProvider {
         if (atMost.toMillis() < 1) {
             return Optional.empty();
         }
-        return lock.tryAcquire(configuration.getName(), atMost, OverlapImpact.WASTED_WORK)
-                .map(lease -> new LeaseLock(lease, configuration));
+        try {
+            return lock.tryAcquire(configuration.getName(), atMost, OverlapImpact.WASTED_WORK)
+                    .map(lease -> new LeaseLock(lease, configuration));
+        } catch (LeaseTooShortException e) {
+            return Optional.empty(); // lockAtMostUntil has (all but) passed: ShedLock expects "not locked", not an error
+        }
     }
 
     /** Single use, like ShedLock's own locks: after unlock or extend this handle is spent. */
@@ -42,7 +48,7 @@ public final class SeatlockLockProvider implements ExtensibleLockProvider {
 
         private final LockLease lease;
         private final LockConfiguration configuration;
-        private boolean spent;
+        private final AtomicBoolean spent = new AtomicBoolean();
 
         LeaseLock(LockLease lease, LockConfiguration configuration) {
             this.lease = lease;
@@ -50,13 +56,13 @@ public final class SeatlockLockProvider implements ExtensibleLockProvider {
         }
 
         @Override
-        public synchronized void unlock() {
+        public void unlock() {
             spend();
             lease.releaseAfter(Duration.between(ClockProvider.now(), configuration.getLockAtLeastUntil()));
         }
 
         @Override
-        public synchronized Optional<SimpleLock> extend(Duration lockAtMostFor, Duration lockAtLeastFor) {
+        public Optional<SimpleLock> extend(Duration lockAtMostFor, Duration lockAtLeastFor) {
             spend();
             if (!lease.renew(lockAtMostFor)) {
                 return Optional.empty();
@@ -67,11 +73,10 @@ public final class SeatlockLockProvider implements ExtensibleLockProvider {
         }
 
         private void spend() {
-            if (spent) {
+            if (!spent.compareAndSet(false, true)) {
                 throw new IllegalStateException("lock '" + configuration.getName()
                         + "' has already been unlocked or extended");
             }
-            spent = true;
         }
     }
 }

@@ -1,8 +1,12 @@
-package io.seatlock.jobs.leader;
+package io.seatlock.lock.leader;
 
 import io.seatlock.lock.FencingToken;
 
-/** Told when this replica gains or loses leadership. Callbacks run on the election's threads and must not block. */
+/**
+ * Told when this replica gains or loses leadership. Callbacks run one at a time, in order, on the
+ * election's own callback thread, never while the election or a lease holds a lock; a slow callback
+ * delays only later callbacks of the same election.
+ */
 public interface Candidate {
 
     /** This replica leads from now on; tag every leader-only write with {@code epoch}. */

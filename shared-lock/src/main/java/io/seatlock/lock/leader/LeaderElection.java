@@ -1,0 +1,205 @@
+package io.seatlock.lock.leader;
+
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockSpec;
+import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.OverlapImpact;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Leader election on the shared lock: the leader holds {@code leader:<group>} with a renewed lease;
+ * its epoch is the grant's fencing token. Leadership is revoked when a renewal finds the lock lost or
+ * renewals keep failing until the local deadline is near, so before another candidate can take it.
+ * That still does not stop a paused leader from writing late: leader writes carry the epoch and
+ * storage rejects older ones.
+ *
+ * <p>Nothing here holds a monitor: the current term is swapped atomically, and {@link Candidate}
+ * callbacks run on the election's own callback thread. {@link #start()} starts the campaign thread;
+ * the constructor starts nothing.
+ */
+public final class LeaderElection implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
+
+    private final DistributedLock lock;
+    private final String group;
+    private final String candidate;
+    private final Duration lease;
+    private final Duration retry;
+    private final Candidate callbacks;
+    private final AtomicReference<LockLease> current = new AtomicReference<>();
+    private final AtomicReference<Thread> campaign = new AtomicReference<>();
+    private volatile ExecutorService notifier;
+
+    /**
+     * @param lease how long a term lasts unless renewed (renewed at a third of it)
+     * @param retry pause between campaign attempts; must be shorter than {@code lease}
+     */
+    public LeaderElection(DistributedLock lock, String group, String candidate, Duration lease, Duration retry,
+                          Candidate callbacks) {
+        this.lock = Objects.requireNonNull(lock, "lock");
+        this.group = LockSpec.requireValidName(group);
+        this.candidate = Objects.requireNonNull(candidate, "candidate");
+        this.lease = LockSpec.requireValidTtl(lease);
+        this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
+        if (retry == null || retry.isNegative() || retry.isZero() || retry.compareTo(lease) >= 0) {
+            throw new IllegalArgumentException("retry " + retry + " must be positive and shorter than the lease " + lease);
+        }
+        this.retry = retry;
+    }
+
+    /** Starts campaigning; a second call while running does nothing. */
+    public void start() {
+        Thread loop = new Thread(this::campaign, "leader-election-" + group + "-" + candidate);
+        loop.setDaemon(true);
+        if (campaign.compareAndSet(null, loop)) {
+            notifier = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "leader-callbacks-" + group);
+                t.setDaemon(true);
+                return t;
+            });
+            loop.start();
+        }
+    }
+
+    public boolean isRunning() {
+        return campaign.get() != null;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    public String lockName() {
+        return "leader:" + group;
+    }
+
+    public String candidate() {
+        return candidate;
+    }
+
+    public boolean isLeader() {
+        LockLease l = current.get();
+        return l != null && l.isValid();
+    }
+
+    /** The epoch of this candidate's current term, if it leads now. */
+    public Optional<FencingToken> epoch() {
+        LockLease l = current.get();
+        return l != null && l.isValid() ? Optional.of(l.fencingToken()) : Optional.empty();
+    }
+
+    /** Time left on the current term's local deadline; zero when not leading. */
+    public Duration remainingLease() {
+        LockLease l = current.get();
+        return l == null ? Duration.ZERO : l.validFor();
+    }
+
+    /**
+     * Gives leadership up now (others may take it at once); this candidate campaigns again after a
+     * retry. Waits for Redis at most the command timeout.
+     */
+    public void yieldLeadership() {
+        LockLease l = current.get();
+        if (l != null && current.compareAndSet(l, null)) {
+            l.close();
+            revoked(l);
+        }
+    }
+
+    private void campaign() {
+        while (campaign.get() == Thread.currentThread()) {
+            try {
+                LockLease term = current.get();
+                if (term == null) {
+                    lock.tryAcquire(lockName(), lease, OverlapImpact.BROKEN_PROMISE).ifPresent(this::grant);
+                } else if (!term.isValid() && current.compareAndSet(term, null)) {
+                    revoked(term);
+                }
+            } catch (LockUnavailableException e) {
+                log.debug("election {}: Redis unavailable: {}", group, e.getMessage());
+            } catch (RuntimeException e) {
+                log.warn("election {}: campaign attempt failed", group, e);
+            }
+            try {
+                Thread.sleep(retry.toMillis());
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
+        yieldLeadership(); // a term granted while close() ran must not outlive the campaign
+    }
+
+    private void grant(LockLease granted) {
+        current.set(granted);
+        granted.keepAlive(() -> {
+            if (current.compareAndSet(granted, null)) {
+                revoked(granted);
+            }
+        });
+        log.info("{} leads {} in epoch {}", candidate, group, granted.fencingToken());
+        notify(() -> callbacks.onGranted(granted.fencingToken()));
+    }
+
+    private void revoked(LockLease ended) {
+        log.info("{} no longer leads {} (epoch {})", candidate, group, ended.fencingToken());
+        notify(() -> callbacks.onRevoked(ended.fencingToken()));
+    }
+
+    private void notify(Runnable callback) {
+        ExecutorService executor = notifier;
+        if (executor == null) {
+            return;
+        }
+        try {
+            executor.execute(() -> {
+                try {
+                    callback.run();
+                } catch (RuntimeException e) {
+                    log.warn("leadership callback of {} failed", group, e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            log.debug("election {} closed; callback dropped", group);
+        }
+    }
+
+    /**
+     * Stops campaigning and gives leadership up, waiting for Redis at most the command timeout; the
+     * last revocation is delivered before this returns (or is dropped after five seconds).
+     */
+    @Override
+    public void close() {
+        Thread loop = campaign.getAndSet(null);
+        if (loop == null) {
+            return;
+        }
+        loop.interrupt();
+        ExecutorService executor = notifier;
+        try {
+            loop.join(TimeUnit.SECONDS.toMillis(10)); // the loop yields on its way out
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        yieldLeadership();
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                log.warn("election {}: a leadership callback still runs after close", group);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
