@@ -432,13 +432,21 @@ class RedisLockContractTest {
         assertThatThrownBy(() -> lock.tryAcquire("x", Duration.ofDays(400), OverlapImpact.WASTED_WORK))
                 .hasMessageContaining("exceeds the maximum");
         assertThatThrownBy(() -> lock.tryAcquire("x", LONG, null)).hasMessageContaining("overlap impact");
-        // GH-10 item 3: a ttl no longer than the 2 ms safety margin could never be valid
-        assertThatThrownBy(() -> lock.tryAcquire("x", Duration.ofMillis(2), OverlapImpact.WASTED_WORK))
+        // GH-10 item 3: a ttl no longer than the 1 ms safety margin could never be valid
+        assertThatThrownBy(() -> lock.tryAcquire("x", Duration.ofMillis(1), OverlapImpact.WASTED_WORK))
                 .isInstanceOf(LeaseTooShortException.class).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("safety margin");
-        assertThatThrownBy(() -> lock.tryAcquire("x", Duration.ofMillis(1), OverlapImpact.WASTED_WORK))
-                .isInstanceOf(LeaseTooShortException.class);
-        assertThat(counts.attempts).as("nothing was sent").hasValue(0);
+        RedisLockClient wideMargin = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+                new RedisLockSettings(servers.keyPrefix(), "a", 0.01, Duration.ofMillis(50), Duration.ofMillis(10),
+                        Duration.ofMillis(100)), counts);
+        cleanup.add(wideMargin);
+        assertThatThrownBy(() -> wideMargin.tryAcquire("x", Duration.ofMillis(50), OverlapImpact.WASTED_WORK))
+                .isInstanceOf(LeaseTooShortException.class).hasMessageContaining("PT0.05S");
+        try (LockLease held = lock.tryAcquire("y", Duration.ofSeconds(5), OverlapImpact.WASTED_WORK).orElseThrow()) {
+            assertThatThrownBy(() -> held.renew(Duration.ofMillis(1))).isInstanceOf(LeaseTooShortException.class);
+            assertThat(held.isValid()).isTrue();
+        }
+        assertThat(counts.attempts).as("only the one valid attempt was sent").hasValue(1);
         assertThatThrownBy(() -> lock.acquire("x", LONG, OverlapImpact.WASTED_WORK, Duration.ofSeconds(-1)))
                 .hasMessageContaining("maxWait");
         assertThat(valueOf("x")).isNull();

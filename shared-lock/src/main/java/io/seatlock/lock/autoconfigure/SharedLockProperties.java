@@ -38,7 +38,7 @@ public record SharedLockProperties(
         @DefaultValue List<String> clusterNodes,
         @DefaultValue("2s") @NotNull Duration commandTimeout,
         @DefaultValue("0.01") @DecimalMin("0.0") @DecimalMax("0.49") double clockDriftFactor,
-        @DefaultValue("2ms") @NotNull Duration minSafetyMargin,
+        @DefaultValue("1ms") @NotNull Duration minSafetyMargin,
         @DefaultValue("10ms") @NotNull Duration minBackoff,
         @DefaultValue("200ms") @NotNull Duration maxBackoff,
         @DefaultValue("true") boolean shedlock) {

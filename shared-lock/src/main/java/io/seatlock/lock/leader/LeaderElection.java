@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Leader election on the shared lock: the leader holds {@code leader:<group>} with a renewed lease;
@@ -24,8 +25,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * That still does not stop a paused leader from writing late: leader writes carry the epoch and
  * storage rejects older ones.
  *
- * <p>Nothing here holds a monitor: the current term is swapped atomically, and {@link Candidate}
- * callbacks run on the election's own callback thread. {@link #start()} starts the campaign thread;
+ * <p>No callback and no Redis call runs under a lock of the election: a term changes atomically,
+ * {@link Candidate} callbacks run on the election's own callback thread, and a yielding leader is told
+ * it no longer leads before its lock is released. {@link #start()} starts the campaign thread;
  * the constructor starts nothing.
  */
 public final class LeaderElection implements AutoCloseable {
@@ -40,6 +42,8 @@ public final class LeaderElection implements AutoCloseable {
     private final Candidate callbacks;
     private final AtomicReference<LockLease> current = new AtomicReference<>();
     private final AtomicReference<Thread> campaign = new AtomicReference<>();
+    /** Makes "change the term, queue its callback" one step, so close() cannot drop a revocation. Held for nothing else. */
+    private final ReentrantLock termChange = new ReentrantLock();
     private volatile ExecutorService notifier;
 
     /**
@@ -112,9 +116,8 @@ public final class LeaderElection implements AutoCloseable {
      */
     public void yieldLeadership() {
         LockLease l = current.get();
-        if (l != null && current.compareAndSet(l, null)) {
+        if (l != null && endTerm(l)) {
             l.close();
-            revoked(l);
         }
     }
 
@@ -124,8 +127,8 @@ public final class LeaderElection implements AutoCloseable {
                 LockLease term = current.get();
                 if (term == null) {
                     lock.tryAcquire(lockName(), lease, OverlapImpact.BROKEN_PROMISE).ifPresent(this::grant);
-                } else if (!term.isValid() && current.compareAndSet(term, null)) {
-                    revoked(term);
+                } else if (!term.isValid()) {
+                    endTerm(term);
                 }
             } catch (LockUnavailableException e) {
                 log.debug("election {}: Redis unavailable: {}", group, e.getMessage());
@@ -142,19 +145,30 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     private void grant(LockLease granted) {
-        current.set(granted);
-        granted.keepAlive(() -> {
-            if (current.compareAndSet(granted, null)) {
-                revoked(granted);
-            }
-        });
+        termChange.lock();
+        try {
+            current.set(granted);
+            notify(() -> callbacks.onGranted(granted.fencingToken()));
+        } finally {
+            termChange.unlock();
+        }
         log.info("{} leads {} in epoch {}", candidate, group, granted.fencingToken());
-        notify(() -> callbacks.onGranted(granted.fencingToken()));
+        granted.keepAlive(() -> endTerm(granted));
     }
 
-    private void revoked(LockLease ended) {
+    /** Ends {@code ended} if it is still the current term and queues its revocation; false if it had ended. */
+    private boolean endTerm(LockLease ended) {
+        termChange.lock();
+        try {
+            if (!current.compareAndSet(ended, null)) {
+                return false;
+            }
+            notify(() -> callbacks.onRevoked(ended.fencingToken()));
+        } finally {
+            termChange.unlock();
+        }
         log.info("{} no longer leads {} (epoch {})", candidate, group, ended.fencingToken());
-        notify(() -> callbacks.onRevoked(ended.fencingToken()));
+        return true;
     }
 
     private void notify(Runnable callback) {
@@ -193,7 +207,12 @@ public final class LeaderElection implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         yieldLeadership();
-        executor.shutdown();
+        termChange.lock();
+        try {
+            executor.shutdown();
+        } finally {
+            termChange.unlock();
+        }
         try {
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
                 log.warn("election {}: a leadership callback still runs after close", group);

@@ -48,7 +48,9 @@ final class RedisConnector implements AutoCloseable {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     static RedisConnector cluster(RedisClusterClient client) {
-        return new RedisConnector(client, () -> (CompletableFuture) client.connectAsync(StringCodec.UTF8),
+        // The async connect needs the slot map first; loading it is part of the same bounded attempt.
+        return new RedisConnector(client, () -> (CompletableFuture) client.refreshPartitionsAsync().toCompletableFuture()
+                        .thenCompose(loaded -> client.connectAsync(StringCodec.UTF8)),
                 c -> ((StatefulRedisClusterConnection<String, String>) c).async());
     }
 

@@ -106,6 +106,7 @@ final class RedisLease implements LockLease {
     public boolean renew(Duration ttl) {
         LockSpec.requireValidTtl(ttl);
         client.requireUsableTtl(ttl);
+        ttl = Duration.ofMillis(ttl.toMillis()); // what Redis applies
         State now = state.get();
         if (now == State.RELEASED) {
             throw new IllegalStateException("lease on '" + spec.name() + "' was released; acquire the lock again");

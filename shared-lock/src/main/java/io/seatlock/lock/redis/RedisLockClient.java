@@ -190,9 +190,14 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         // Unique, not secret: anyone who can read Redis can read the token anyway; SecureRandom would contend.
         ThreadLocalRandom random = ThreadLocalRandom.current();
         String owner = new UUID(random.nextLong(), random.nextLong()) + "@" + settings.instanceId();
-        long startNanos = System.nanoTime();
-        CompletableFuture<Long> answer = send(r -> LockScripts.ACQUIRE.run(r, keysOf(spec.name()), owner,
-                Long.toString(spec.ttl().toMillis()), Long.toString(spec.ttl().plus(FENCE_KEPT_AFTER_LEASE).toMillis())));
+        // The lease's clock starts when the script is handed to the connection, after any connect: still
+        // before Redis runs it, so the local deadline stays on the safe side.
+        long[] sentAt = new long[1];
+        CompletableFuture<Long> answer = send(r -> {
+            sentAt[0] = System.nanoTime();
+            return LockScripts.ACQUIRE.run(r, keysOf(spec.name()), owner, Long.toString(spec.ttl().toMillis()),
+                    Long.toString(spec.ttl().plus(FENCE_KEPT_AFTER_LEASE).toMillis()));
+        });
         long token;
         try {
             token = await(group, answer, interruptible);
@@ -204,7 +209,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             listener.onBusy(group);
             return Optional.empty();
         }
-        RedisLease lease = new RedisLease(this, spec, owner, new FencingToken(token), startNanos);
+        RedisLease lease = new RedisLease(this, spec, owner, new FencingToken(token), sentAt[0]);
         if (!lease.isValid()) {
             // Redis answered after the lease's own validity: someone else may already hold it. Not ours.
             listener.onLateGrant(group);
@@ -216,10 +221,12 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         return Optional.of(lease);
     }
 
+    /** Redis takes whole milliseconds; the local deadline is reckoned from the same truncated ttl. */
     private LockSpec spec(String name, Duration ttl, OverlapImpact impact) {
         LockSpec spec = new LockSpec(name, ttl, impact);
-        requireUsableTtl(ttl);
-        return spec;
+        Duration whole = Duration.ofMillis(ttl.toMillis());
+        requireUsableTtl(whole);
+        return whole.equals(ttl) ? spec : new LockSpec(name, whole, impact);
     }
 
     void requireUsableTtl(Duration ttl) {

@@ -39,8 +39,12 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
         }
     }
 
+    /**
+     * Drift factor 0.01 and a 1 ms floor: Redis keeps expiry in whole milliseconds, so a key may go up to
+     * a millisecond before the client's reckoning. A 1 ms ttl therefore can never be valid; 2 ms can.
+     */
     public static RedisLockSettings defaults() {
-        return new RedisLockSettings("seatlock:", localHostName(), 0.01, Duration.ofMillis(2),
+        return new RedisLockSettings("seatlock:", localHostName(), 0.01, Duration.ofMillis(1),
                 Duration.ofMillis(10), Duration.ofMillis(200));
     }
 

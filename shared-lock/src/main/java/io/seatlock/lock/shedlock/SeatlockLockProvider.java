@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class SeatlockLockProvider implements ExtensibleLockProvider {
 
+    private static final Duration SHORTEST_GRANT = Duration.ofSeconds(1);
+
     private final DistributedLock lock;
 
     public SeatlockLockProvider(DistributedLock lock) {
@@ -31,16 +33,42 @@ public final class SeatlockLockProvider implements ExtensibleLockProvider {
 
     @Override
     public Optional<SimpleLock> lock(LockConfiguration configuration) {
-        Duration atMost = Duration.between(ClockProvider.now(), configuration.getLockAtMostUntil());
-        if (atMost.toMillis() < 1) {
+        // Precise now, rounded up to whole milliseconds: ShedLock's clock is truncated to the millisecond, and
+        // rounding down would shave up to 1 ms off a short lockAtMostFor.
+        Duration left = Duration.between(Instant.now(), configuration.getLockAtMostUntil());
+        if (left.isNegative() || left.isZero()) {
             return Optional.empty();
         }
+        Duration atMost = Duration.ofMillis(left.plusNanos(999_999).toMillis());
         try {
-            return lock.tryAcquire(configuration.getName(), atMost, OverlapImpact.WASTED_WORK)
-                    .map(lease -> new LeaseLock(lease, configuration));
+            return grant(configuration.getName(), atMost).map(lease -> new LeaseLock(lease, configuration));
         } catch (LeaseTooShortException e) {
             return Optional.empty(); // lockAtMostUntil has (all but) passed: ShedLock expects "not locked", not an error
         }
+    }
+
+    /**
+     * A lease of a few milliseconds has so little local validity that one scheduler stall makes its grant
+     * arrive "too late" and be refused. ShedLock keeps no local deadline, so a short lockAtMostFor is taken
+     * as a {@link #SHORTEST_GRANT} lease, then shortened to lockAtMostFor by an owner-checked PEXPIRE.
+     */
+    private Optional<LockLease> grant(String name, Duration atMost) {
+        if (atMost.compareTo(SHORTEST_GRANT) >= 0) {
+            return lock.tryAcquire(name, atMost, OverlapImpact.WASTED_WORK);
+        }
+        Optional<LockLease> granted = lock.tryAcquire(name, SHORTEST_GRANT, OverlapImpact.WASTED_WORK);
+        if (granted.isEmpty()) {
+            return granted;
+        }
+        boolean shortened = false;
+        try {
+            shortened = granted.get().renew(atMost);
+        } finally {
+            if (!shortened) {
+                granted.get().close(); // never leave the longer grant standing
+            }
+        }
+        return shortened ? granted : Optional.empty();
     }
 
     /** Single use, like ShedLock's own locks: after unlock or extend this handle is spent. */

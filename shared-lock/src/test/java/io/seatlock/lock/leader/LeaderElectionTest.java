@@ -1,0 +1,134 @@
+package io.seatlock.lock.leader;
+
+import io.lettuce.core.RedisURI;
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.localservers.FaultProxy;
+import io.seatlock.localservers.IsolatedServers;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class LeaderElectionTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("LeaderElectionTest");
+
+    private final List<AutoCloseable> cleanup = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = cleanup.size() - 1; i >= 0; i--) {
+            cleanup.get(i).close();
+        }
+    }
+
+    /** Records each callback with the thread it ran on and whether that thread held the election's monitor. */
+    private static final class Recorder implements Candidate {
+        final List<String> calls = new CopyOnWriteArrayList<>();
+        volatile LeaderElection election;
+
+        @Override
+        public void onGranted(FencingToken epoch) {
+            record("granted " + epoch);
+        }
+
+        @Override
+        public void onRevoked(FencingToken epoch) {
+            record("revoked " + epoch);
+        }
+
+        private void record(String what) {
+            Thread t = Thread.currentThread();
+            calls.add(what + " on " + t.getName() + (Thread.holdsLock(election) ? " holding the election" : ""));
+        }
+    }
+
+    private RedisLockClient client(FaultProxy proxy) {
+        RedisLockClient client = RedisLockClient.standalone(RedisURI.create(proxy.host(), proxy.port()),
+                Duration.ofSeconds(1), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
+        cleanup.add(client);
+        return client;
+    }
+
+    @Test // GH-10 item 1: yield and close while a renewal waits on a black-holed Redis
+    void yieldAndCloseDuringAStuckRenewalNeitherDeadlockNorHang() throws Exception {
+        FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());
+        cleanup.add(proxy);
+        Recorder candidate = new Recorder();
+        LeaderElection election = new LeaderElection(client(proxy), "stuck", "replica-a", Duration.ofSeconds(3),
+                Duration.ofMillis(100), candidate);
+        candidate.election = election;
+        election.start();
+        await().atMost(Duration.ofSeconds(10)).until(election::isLeader);
+        FencingToken epoch = election.epoch().orElseThrow();
+
+        proxy.blackhole();
+        long stalled = proxy.stalledReads();
+        // a renewal is now in flight and cannot come back (the old code held the lease's monitor here)
+        await().atMost(Duration.ofSeconds(10)).until(() -> proxy.stalledReads() > stalled);
+
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        cleanup.add(pool::shutdownNow);
+        Future<?> yielding = pool.submit(election::yieldLeadership);
+        Future<?> closing = pool.submit(election::close);
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            assertThat(threads.findDeadlockedThreads()).as("deadlocked threads").isNull();
+            return yielding.isDone() && closing.isDone();
+        });
+        yielding.get(1, TimeUnit.SECONDS);
+        closing.get(1, TimeUnit.SECONDS);
+        assertThat(threads.findDeadlockedThreads()).isNull();
+
+        assertThat(election.isLeader()).isFalse();
+        assertThat(candidate.calls).containsExactly(
+                "granted " + epoch + " on leader-callbacks-stuck",
+                "revoked " + epoch + " on leader-callbacks-stuck");
+        proxy.heal();
+    }
+
+    @Test
+    void aYieldedLeaderIsReplacedByAnotherCandidateWithANewerEpoch() throws Exception {
+        FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());
+        cleanup.add(proxy);
+        RedisLockClient lock = client(proxy);
+        Recorder first = new Recorder();
+        Recorder second = new Recorder();
+        LeaderElection a = new LeaderElection(lock, "handover", "a", Duration.ofSeconds(2), Duration.ofMillis(50), first);
+        LeaderElection b = new LeaderElection(lock, "handover", "b", Duration.ofSeconds(2), Duration.ofMillis(50), second);
+        first.election = a;
+        second.election = b;
+        cleanup.add(a);
+        cleanup.add(b);
+        a.start();
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+        b.start();
+        FencingToken old = a.epoch().orElseThrow();
+        assertThat(b.isLeader()).isFalse();
+
+        a.yieldLeadership();
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.isLeader() || a.isLeader());
+        LeaderElection now = b.isLeader() ? b : a;
+        assertThat(now.epoch().orElseThrow().isNewerThan(old)).isTrue();
+        assertThat(first.calls).first().asString().startsWith("granted " + old);
+        assertThat(first.calls).anyMatch(c -> c.startsWith("revoked " + old));
+        assertThat(first.calls).noneMatch(c -> c.contains("holding the election"));
+    }
+}
