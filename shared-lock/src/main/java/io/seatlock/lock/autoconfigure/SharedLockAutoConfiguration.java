@@ -2,6 +2,7 @@ package io.seatlock.lock.autoconfigure;
 
 import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.redis.RedisLockClient;
@@ -15,14 +16,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
-import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import java.util.List;
-
-/** Wires the shared lock from {@code seatlock.lock.*}, reusing Spring's Redis connection settings. */
+/**
+ * Wires the shared lock from {@code seatlock.lock.*}, reusing Spring's Redis connection settings. Each bean
+ * backs off when the application defines its own of the same kind ({@link DistributedLock}, {@code PostgresFence},
+ * ShedLock's {@code LockProvider}, the metrics listener).
+ */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass(RedisURI.class)
 @ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
@@ -30,9 +32,10 @@ import java.util.List;
 public class SharedLockAutoConfiguration {
 
     @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
+    @ConditionalOnMissingBean(DistributedLock.class)
     RedisLockClient distributedLock(SharedLockProperties properties,
                                     ObjectProvider<DataRedisConnectionDetails> springRedis,
+                                    ObjectProvider<DataRedisProperties> springRedisProperties,
                                     ObjectProvider<LockListener> listeners) {
         RedisLockSettings defaults = RedisLockSettings.defaults();
         RedisLockSettings settings = new RedisLockSettings(properties.keyPrefix(),
@@ -40,14 +43,28 @@ public class SharedLockAutoConfiguration {
                 properties.clockDriftFactor(), properties.minSafetyMargin(), properties.minBackoff(),
                 properties.maxBackoff());
         LockListener listener = LockListener.composite(listeners.orderedStream().toList());
+        RedisEndpoints endpoints = endpoints(properties, springRedis.getIfAvailable(),
+                springRedisProperties.getIfAvailable());
+        return endpoints.cluster()
+                ? RedisLockClient.cluster(endpoints.nodes(), properties.commandTimeout(), endpoints.ssl(), settings, listener)
+                : RedisLockClient.standalone(endpoints.nodes().get(0), properties.commandTimeout(), endpoints.ssl(),
+                        settings, listener);
+    }
+
+    private static RedisEndpoints endpoints(SharedLockProperties properties, DataRedisConnectionDetails spring,
+                                            DataRedisProperties springProperties) {
         if (!properties.clusterNodes().isEmpty()) {
-            List<RedisURI> seeds = properties.clusterNodes().stream().map(RedisEndpoints::node).toList();
-            return RedisLockClient.cluster(seeds, properties.commandTimeout(), settings, listener);
+            return RedisEndpoints.clusterOf(properties.clusterNodes());
         }
-        RedisURI uri = properties.redisUrl() != null
-                ? RedisURI.create(properties.redisUrl())
-                : RedisEndpoints.fromSpring(springRedis.getIfAvailable());
-        return RedisLockClient.standalone(uri, properties.commandTimeout(), settings, listener);
+        if (properties.redisUrl() != null) {
+            return RedisEndpoints.of(properties.redisUrl());
+        }
+        if (spring == null) {
+            throw new IllegalStateException("No Redis configured for the shared lock: set spring.data.redis.host "
+                    + "(or .url, .sentinel.*, .cluster.nodes) or seatlock.lock.redis-url");
+        }
+        String url = springProperties == null ? null : springProperties.getUrl();
+        return RedisEndpoints.fromSpring(spring, url != null && url.regionMatches(true, 0, "rediss:", 0, 7));
     }
 
     @Bean
@@ -68,23 +85,12 @@ public class SharedLockAutoConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(HealthIndicator.class)
-    @ConditionalOnEnabledHealthIndicator("seatlock")
-    static class Health {
-        @Bean
-        @ConditionalOnMissingBean
-        SharedLockHealthIndicator seatlockHealthIndicator(RedisLockClient lock) {
-            return new SharedLockHealthIndicator(lock);
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(LockProvider.class)
     @ConditionalOnBooleanProperty(name = "seatlock.lock.shedlock", matchIfMissing = true)
     static class ShedLock {
         @Bean
         @ConditionalOnMissingBean(LockProvider.class)
-        SeatlockLockProvider seatlockLockProvider(RedisLockClient lock) {
+        SeatlockLockProvider seatlockLockProvider(DistributedLock lock) {
             return new SeatlockLockProvider(lock);
         }
     }

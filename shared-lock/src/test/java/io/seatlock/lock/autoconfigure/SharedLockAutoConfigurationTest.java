@@ -2,20 +2,34 @@ package io.seatlock.lock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockNotAcquiredException;
+import io.seatlock.lock.LockedTask;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.TaskResult;
 import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.shedlock.SeatlockLockProvider;
 import io.seatlock.localservers.IsolatedServers;
+import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +39,8 @@ class SharedLockAutoConfigurationTest {
     static final IsolatedServers servers = new IsolatedServers("SharedLockAutoConfigurationTest");
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SharedLockAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SharedLockAutoConfiguration.class,
+                    SharedLockHealthAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=" + servers.redis().host(),
                     "spring.data.redis.port=" + servers.redis().port(),
                     "seatlock.lock.key-prefix=" + servers.keyPrefix(),
@@ -54,11 +69,74 @@ class SharedLockAutoConfigurationTest {
     }
 
     @Test
-    void backsOffForUserBeansAndCanBeSwitchedOff() {
+    void canBeSwitchedOff() {
         runner.withPropertyValues("seatlock.lock.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(RedisLockClient.class));
+                .run(context -> assertThat(context).doesNotHaveBean(DistributedLock.class)
+                        .doesNotHaveBean(SharedLockHealthIndicator.class).doesNotHaveBean(LockProvider.class));
         runner.withPropertyValues("seatlock.lock.shedlock=false")
-                .run(context -> assertThat(context).doesNotHaveBean(LockProvider.class));
+                .run(context -> assertThat(context).hasSingleBean(DistributedLock.class).doesNotHaveBean(LockProvider.class));
+    }
+
+    @Test // GH-10 item 10: a user's own bean of each kind replaces ours, and injecting by interface works
+    void backsOffForAUserBeanOfEachKind() {
+        RecordingLock userLock = new RecordingLock();
+        PostgresFence userFence = new PostgresFence("my_fences", LockListener.NOOP);
+        MicrometerLockListener userMetrics = new MicrometerLockListener(new SimpleMeterRegistry());
+        runner.withBean("myLock", DistributedLock.class, () -> userLock)
+                .withBean("myFence", PostgresFence.class, () -> userFence)
+                .withBean("myMetrics", MicrometerLockListener.class, () -> userMetrics)
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(DistributedLock.class)
+                            .doesNotHaveBean(RedisLockClient.class).doesNotHaveBean(SharedLockHealthIndicator.class)
+                            .hasSingleBean(PostgresFence.class).hasSingleBean(MicrometerLockListener.class);
+                    assertThat(context.getBean(DistributedLock.class)).isSameAs(userLock);
+                    assertThat(context.getBean(PostgresFence.class)).isSameAs(userFence);
+                    assertThat(context.getBean(MicrometerLockListener.class)).isSameAs(userMetrics);
+                    // ShedLock's provider sits on the user's lock
+                    context.getBean(LockProvider.class)
+                            .lock(new LockConfiguration(Instant.now(), "report", Duration.ofMinutes(1), Duration.ZERO));
+                    assertThat(userLock.asked).containsExactly("report");
+                });
+
+        LockProvider userProvider = configuration -> Optional.empty();
+        runner.withBean("myProvider", LockProvider.class, () -> userProvider)
+                .run(context -> assertThat(context.getBean(LockProvider.class)).isSameAs(userProvider));
+
+        HealthIndicator userHealth = () -> Health.up().withDetail("mine", true).build();
+        runner.withBean("seatlockHealthIndicator", HealthIndicator.class, () -> userHealth)
+                .run(context -> assertThat(context).doesNotHaveBean(SharedLockHealthIndicator.class)
+                        .getBean("seatlockHealthIndicator").isSameAs(userHealth));
+    }
+
+    /** A lock of the user's own: records what it is asked for and grants nothing. */
+    private static final class RecordingLock implements DistributedLock {
+        final List<String> asked = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
+            asked.add(name);
+            return Optional.empty();
+        }
+
+        @Override
+        public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait) {
+            throw new LockNotAcquiredException(name);
+        }
+
+        @Override
+        public <T> TaskResult<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task) {
+            return TaskResult.notExecuted();
+        }
+
+        @Override
+        public Optional<Duration> remainingTtl(String name) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Set<String> heldNames(String namePrefix) {
+            return Set.of();
+        }
     }
 
     @Test
