@@ -4,41 +4,28 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
+import io.seatlock.localservers.DocumentedAcl;
 import io.seatlock.localservers.OwnedRedis;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The least-privilege ACL the README documents is enough for every lock operation, and no more. */
+/** The least-privilege ACL the README documents (read from README.md) is enough for every lock operation, and no more. */
 class RedisAclTest {
-
-    /** Exactly the rules in README.md, "Least-privilege Redis ACL". */
-    private static final List<String> README_RULES = List.of("on", ">change-me", "~seatlock:*", "+evalsha", "+eval",
-            "+script|load", "+pttl", "+ping", "+scan", "+get", "+set", "+del", "+pexpire", "+incr", "+time");
 
     @Test
     void theDocumentedAclAllowsTheLockAndNothingElse() throws Exception {
         try (OwnedRedis redis = new OwnedRedis()) {
-            String reply = redis.server().with(r -> {
-                CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add("seatlock");
-                README_RULES.forEach(args::add);
-                return r.dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8), args);
-            });
-            assertThat(reply).isEqualTo("OK");
+            DocumentedAcl.apply(redis.server());
             RedisURI uri = RedisURI.builder().withHost("127.0.0.1").withPort(redis.port())
-                    .withAuthentication("seatlock", "change-me").build();
+                    .withAuthentication("seatlock", DocumentedAcl.password()).build();
 
             try (RedisLockClient lock = RedisLockClient.standalone(uri, Duration.ofSeconds(2),
                     RedisLockSettings.defaults(), LockListener.NOOP)) {

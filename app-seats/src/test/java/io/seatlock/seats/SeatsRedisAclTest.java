@@ -1,0 +1,61 @@
+package io.seatlock.seats;
+
+import io.seatlock.localservers.DocumentedAcl;
+import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.localservers.OwnedRedis;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * GH-10 item 9: app-seats under the README's least-privilege ACL user (read from README.md), on a Redis of
+ * its own: health is UP (Spring's check calls INFO), a booking goes through the lock, and the sold-seat hint
+ * (EXISTS) answers the next buyer from Redis without a PostgreSQL transaction.
+ */
+class SeatsRedisAclTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("SeatsRedisAclTest");
+
+    @Test
+    void healthABookingAndTheSoldSeatHintWorkUnderTheDocumentedAcl() throws Exception {
+        try (OwnedRedis redis = new OwnedRedis()) {
+            DocumentedAcl.apply(redis.server());
+            String user = DocumentedAcl.setUserArguments().get(0);
+            try (SeatsReplica app = SeatsReplica.start("acl", servers, 1, null, Map.of(
+                    "spring.data.redis.port", Integer.toString(redis.port()),
+                    "spring.data.redis.username", user,
+                    "spring.data.redis.password", DocumentedAcl.password(),
+                    "seatlock.lock.key-prefix", "seatlock:", // the documented ACL's key pattern; this Redis is ours alone
+                    "seats.relay.interval", "1h",
+                    "management.endpoint.health.show-details", "always"))) {
+
+                HttpResponse<String> health = app.get("/actuator/health");
+                assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+                JsonNode components = JsonMapper.shared().readTree(health.body()).get("components");
+                assertThat(components.get("redis").get("status").asString()).isEqualTo("UP");
+                assertThat(components.get("seatlock").get("status").asString()).isEqualTo("UP");
+
+                HttpResponse<String> booked = app.book("concert", "7G", "ada@example.com", "Ada");
+                assertThat(booked.statusCode()).as(booked.body()).isEqualTo(201);
+                assertThat(booked.body()).contains("\"bouncer\":\"up\"");
+                long hint = redis.server().with(r -> r.exists("seatlock:sold:{seat:concert:7G}"));
+                assertThat(hint).as("sold-seat hint written").isEqualTo(1L);
+
+                long transactionsBefore = app.timerCount("hikaricp.connections.usage");
+                HttpResponse<String> late = app.book("concert", "7G", "bob@example.com", "Bob");
+                assertThat(late.statusCode()).isEqualTo(409);
+                assertThat(late.body()).contains("seat-taken");
+                assertThat(app.timerCount("hikaricp.connections.usage")).as("answered from the Redis hint")
+                        .isEqualTo(transactionsBefore);
+                assertThat(app.counter("seats.bouncer.down")).isZero();
+            }
+        }
+    }
+}
