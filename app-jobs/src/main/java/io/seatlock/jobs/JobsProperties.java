@@ -14,14 +14,12 @@ import java.time.Duration;
  *
  * @param instanceId   this replica's name, in job runs, captures and leader records
  * @param lockProvider which ShedLock provider guards the jobs
- * @param migration    the start-up migration gate
- * @param leader       the leader election
+ * @param leader       the leader-only duty
  */
 @ConfigurationProperties("jobs")
 @Validated
 public record JobsProperties(@DefaultValue("jobs-local") @NotBlank String instanceId,
                              @DefaultValue("seatlock") @NotNull LockProviderKind lockProvider,
-                             @DefaultValue @Valid Migration migration,
                              @DefaultValue @Valid Leader leader) {
 
     public enum LockProviderKind {
@@ -32,19 +30,9 @@ public record JobsProperties(@DefaultValue("jobs-local") @NotBlank String instan
     }
 
     /**
-     * @param lockTtl lease of the migration lock (renewed while migrating)
-     * @param maxWait how long a replica waits for another one's migration before failing to start
+     * @param group        the leader group (of {@code seatlock.leader.groups}) whose leader does the leader-only duty
+     * @param dutyInterval pause between runs of the leader-only duty
      */
-    public record Migration(@DefaultValue("30s") Duration lockTtl, @DefaultValue("5m") Duration maxWait) {
-    }
-
-    /**
-     * @param enabled whether this replica stands for election
-     * @param group   election name; the lock is {@code leader:<group>}
-     * @param lease   lease of the leader lock; renewed at a third of it
-     * @param retry   pause between attempts of a non-leader
-     */
-    public record Leader(@DefaultValue("true") boolean enabled, @DefaultValue("jobs") @NotBlank String group,
-                         @DefaultValue("10s") Duration lease, @DefaultValue("1s") Duration retry) {
+    public record Leader(@DefaultValue("jobs") @NotBlank String group, @DefaultValue("5s") Duration dutyInterval) {
     }
 }

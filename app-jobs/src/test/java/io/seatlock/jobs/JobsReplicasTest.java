@@ -2,8 +2,9 @@ package io.seatlock.jobs;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.jobs.jobs.PaymentCapture;
+import io.seatlock.lock.autoconfigure.LocksEndpoint;
 import io.seatlock.lock.leader.LeaderElection;
-import io.seatlock.jobs.leader.LeaderEndpoint;
+import io.seatlock.lock.leader.LeaderElections;
 import io.seatlock.jobs.leader.LeaderLedger;
 import io.seatlock.jobs.stock.StockReservations;
 import io.seatlock.lock.FencingToken;
@@ -73,8 +74,9 @@ class JobsReplicasTest {
         Map<String, String> p = new java.util.HashMap<>(servers.springProperties());
         p.put("jobs.instance-id", name);
         p.put("seatlock.lock.instance-id", name);
-        p.put("jobs.leader.lease", "1500ms");
-        p.put("jobs.leader.retry", "100ms");
+        p.put("seatlock.leader.groups.jobs.lease", "1500ms");
+        p.put("seatlock.leader.groups.jobs.retry", "100ms");
+        p.put("management.endpoints.web.exposure.include", "health,locks");
         p.put("jobs.report.cron", "-");
         p.put("jobs.payments.cron", "-");
         p.put("spring.main.web-application-type", "none");
@@ -85,6 +87,10 @@ class JobsReplicasTest {
     @AfterAll
     static void stop() {
         replicas.forEach(ConfigurableApplicationContext::close);
+    }
+
+    private static List<LeaderElection> elections() {
+        return beans(LeaderElections.class).stream().map(e -> e.get("jobs")).toList();
     }
 
     private static <T> List<T> beans(Class<T> type) {
@@ -115,7 +121,7 @@ class JobsReplicasTest {
         assertThat(db.sql("SELECT count(DISTINCT version) FROM flyway_schema_history").query(Long.class).single())
                 .isEqualTo(3);
         double executed = beans(MeterRegistry.class).stream()
-                .mapToDouble(m -> m.counter("jobs.migrations.executed").count()).sum();
+                .mapToDouble(m -> m.counter("seatlock.migrations.executed").count()).sum();
         assertThat(executed).isEqualTo(3.0);
     }
 
@@ -210,7 +216,7 @@ class JobsReplicasTest {
 
     @Test
     void exactlyOneLeaderAndALostLeadersDelayedWriteIsRejected() {
-        List<LeaderElection> candidates = beans(LeaderElection.class);
+        List<LeaderElection> candidates = elections();
         await().atMost(Duration.ofSeconds(10)).until(() -> candidates.stream().filter(LeaderElection::isLeader).count() == 1);
         LeaderElection oldLeader = candidates.stream().filter(LeaderElection::isLeader).findFirst().orElseThrow();
         FencingToken oldEpoch = oldLeader.epoch().orElseThrow();
@@ -243,7 +249,7 @@ class JobsReplicasTest {
 
     @Test
     void yieldingHandsLeadershipToAnotherCandidateWithANewerEpoch() {
-        List<LeaderElection> candidates = beans(LeaderElection.class);
+        List<LeaderElection> candidates = elections();
         await().atMost(Duration.ofSeconds(10)).until(() -> candidates.stream().filter(LeaderElection::isLeader).count() == 1);
         LeaderElection leader = candidates.stream().filter(LeaderElection::isLeader).findFirst().orElseThrow();
         FencingToken epoch = leader.epoch().orElseThrow();
@@ -257,15 +263,20 @@ class JobsReplicasTest {
     }
 
     @Test
-    void theLeaderEndpointShowsOneLeaderItsEpochAndItsLease() {
-        List<LeaderElection> candidates = beans(LeaderElection.class);
+    @SuppressWarnings("unchecked")
+    void theLocksEndpointShowsOneLeaderItsEpochAndItsLease() {
+        List<LeaderElection> candidates = elections();
         await().atMost(Duration.ofSeconds(10)).until(() -> candidates.stream().filter(LeaderElection::isLeader).count() == 1);
-        List<Map<String, Object>> views = beans(LeaderEndpoint.class).stream().map(LeaderEndpoint::leader).toList();
+        String leader = candidates.stream().filter(LeaderElection::isLeader).findFirst().orElseThrow().candidate();
+        List<Map<String, Object>> views = beans(LocksEndpoint.class).stream()
+                .map(e -> ((List<Map<String, Object>>) e.locks().get("leaders")).get(0)).toList();
 
-        assertThat(views).filteredOn(v -> Boolean.TRUE.equals(v.get("leader"))).singleElement().satisfies(v -> {
+        assertThat(views).filteredOn(v -> Boolean.TRUE.equals(v.get("thisReplicaLeads"))).singleElement().satisfies(v -> {
             assertThat((Long) v.get("epoch")).isPositive();
             assertThat((Long) v.get("remainingLeaseMillis")).isPositive();
         });
         assertThat(views).extracting(v -> v.get("candidate")).containsExactlyInAnyOrder("jobs-1", "jobs-2", "jobs-3");
+        assertThat(views).extracting(v -> v.get("leader")).as("every replica sees the same leader").containsOnly(leader);
+        assertThat(views).extracting(v -> v.get("group")).containsOnly("jobs");
     }
 }

@@ -26,7 +26,7 @@ class StockShedLockProviderTest {
     void theStockRedisProviderIsSelectableByConfiguration() {
         String[] args = Stream.concat(
                 servers.springProperties().entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()),
-                Stream.of("--jobs.lock-provider=shedlock-redis", "--jobs.leader.enabled=false",
+                Stream.of("--jobs.lock-provider=shedlock-redis", "--seatlock.leader.enabled=false",
                         "--spring.main.web-application-type=none", "--jobs.report.cron=-", "--jobs.payments.cron=-"))
                 .toArray(String[]::new);
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(JobsApplication.class).run(args)) {

@@ -47,6 +47,12 @@ public interface DistributedLock {
     Optional<Duration> remainingTtl(String name);
 
     /**
+     * Who holds the lock now: the instance id in the holder's owner token, or empty if nobody does. For
+     * status displays (which replica leads), never for decisions: the answer is stale on arrival.
+     */
+    Optional<String> holder(String name);
+
+    /**
      * Names of the locks held right now that start with {@code namePrefix} (a {@code SCAN}): for status
      * displays such as a seat map, never for decisions, since the answer is stale on arrival.
      */

@@ -48,6 +48,9 @@ public interface LockLease extends AutoCloseable {
      */
     LockLease keepAlive(Runnable onLost);
 
+    /** True while {@link #keepAlive} renews this lease in the background. */
+    boolean isKeptAlive();
+
     /** True once this holder knows the lock is gone (renewal or release found it taken or expired). */
     boolean isLost();
 

@@ -2,14 +2,15 @@ package io.seatlock.jobs.leader;
 
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.fencing.PostgresFence;
+import io.seatlock.lock.leader.LeaderElection;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Leader-only writes, each carrying its epoch. The fence row is written in the same transaction, so
- * a write from an older epoch than the newest accepted one fails with
+ * Leader-only writes, each carrying its epoch. The fence row is written in the same transaction, so a
+ * write from an older epoch than the newest accepted one fails with
  * {@link io.seatlock.lock.StaleFencingTokenException} and leaves nothing behind.
  */
 @Component
@@ -23,13 +24,25 @@ public class LeaderLedger {
         this.fence = fence;
     }
 
+    /** Records {@code action} if {@code election} leads now (the library's fenced write); false if it does not. */
+    @Transactional
+    public boolean record(LeaderElection election, String action) {
+        return jdbc.execute((ConnectionCallback<Boolean>) c -> election.writeAsLeader(c, fence,
+                epoch -> insert(election.group(), epoch, election.candidate(), action)).orElse(false));
+    }
+
+    /** Records {@code action} under a given epoch, as a leader that paused after reading its epoch would. */
     @Transactional
     public void record(String group, FencingToken epoch, String holder, String action) {
         jdbc.execute((ConnectionCallback<Void>) c -> {
             fence.admit(c, "leader:" + group, epoch);
             return null;
         });
-        jdbc.update("INSERT INTO leader_actions (group_name, epoch, holder, action) VALUES (?, ?, ?, ?)", group,
-                epoch.value(), holder, action);
+        insert(group, epoch, holder, action);
+    }
+
+    private boolean insert(String group, FencingToken epoch, String holder, String action) {
+        return jdbc.update("INSERT INTO leader_actions (group_name, epoch, holder, action) VALUES (?, ?, ?, ?)", group,
+                epoch.value(), holder, action) == 1;
     }
 }

@@ -6,6 +6,7 @@ import io.seatlock.jobs.JobsApplication;
 import io.seatlock.jobs.jobs.PaymentCapture;
 import io.seatlock.lock.leader.Candidate;
 import io.seatlock.lock.leader.LeaderElection;
+import io.seatlock.lock.leader.LeaderElections;
 import io.seatlock.jobs.leader.LeaderLedger;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.StaleFencingTokenException;
@@ -66,8 +67,8 @@ class JobsFaultIT {
         for (int i = 1; i <= 3; i++) {
             Map<String, String> p = replicaProperties("fault-jobs-" + i);
             p.put("seatlock.lock.command-timeout", "300ms");
-            p.put("jobs.leader.lease", "600ms");
-            p.put("jobs.leader.retry", "50ms");
+            p.put("seatlock.leader.groups.jobs.lease", "600ms");
+            p.put("seatlock.leader.groups.jobs.retry", "50ms");
             p.put("spring.main.web-application-type", "none");
             p.put("spring.datasource.hikari.connection-timeout", "2000");
             replicas.add(new SpringApplicationBuilder(JobsApplication.class)
@@ -144,7 +145,7 @@ class JobsFaultIT {
                 }
                 return null;
             }));
-            LeaderElection election = replica.getBean(LeaderElection.class);
+            LeaderElection election = replica.getBean(LeaderElections.class).get("jobs");
             LeaderLedger ledger = replica.getBean(LeaderLedger.class);
             work.add(pool.submit(() -> {
                 FencingToken lastEpoch = null;
@@ -200,10 +201,10 @@ class JobsFaultIT {
     void aLeaderPausedPastItsLeaseIsReplacedAndNothingItWritesLateIsAccepted() throws Exception {
         Map<String, String> p = replicaProperties("paused-child");
         p.put("jobs.leader.group", "paused");
-        p.put("jobs.leader.lease", "1s");
-        p.put("jobs.leader.retry", "100ms");
+        p.put("seatlock.leader.groups.paused.lease", "1s");
+        p.put("seatlock.leader.groups.paused.retry", "100ms");
         p.put("jobs.leader.duty-interval", "50ms");
-        p.put("management.endpoints.web.exposure.include", "health,leader");
+        p.put("management.endpoints.web.exposure.include", "health,locks");
         String lockKey = servers.keyPrefix() + "lock:{leader:paused}";
         try (ChildJvm child = new ChildJvm(JobsApplication.class, p)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> ownerOf(lockKey).endsWith("@paused-child"));
@@ -230,8 +231,9 @@ class JobsFaultIT {
                 // The child wakes up: whatever it writes with its old epoch must be refused, and it must step down.
                 HttpClient http = HttpClient.newHttpClient();
                 await().atMost(Duration.ofSeconds(5)).until(() -> http.send(HttpRequest.newBuilder(URI.create(
-                                "http://127.0.0.1:" + child.port() + "/actuator/leader")).build(),
-                        HttpResponse.BodyHandlers.ofString()).body().contains("\"leader\":false"));
+                                "http://127.0.0.1:" + child.port() + "/actuator/locks")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body().matches(
+                        "(?s).*\\{\"group\":\"paused\",\"candidate\":\"paused-child\",\"thisReplicaLeads\":false.*"));
                 ledger.record("paused", newEpoch, "rival", "still leading");
 
                 assertThat(takeoverMillis).as("a new leader within lease + retry").isLessThan(1000 + 100 + 500);

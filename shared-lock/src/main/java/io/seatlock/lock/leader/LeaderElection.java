@@ -6,9 +6,13 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockSpec;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.StaleFencingTokenException;
+import io.seatlock.lock.fencing.PostgresFence;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -102,6 +106,37 @@ public final class LeaderElection implements AutoCloseable {
     public Optional<FencingToken> epoch() {
         LockLease l = current.get();
         return l != null && l.isValid() ? Optional.of(l.fencingToken()) : Optional.empty();
+    }
+
+    /**
+     * A fenced leader write: if this candidate leads, admits its epoch on the fence row
+     * {@code leader:<group>} in the caller's transaction on {@code connection}, then runs {@code work}.
+     * Storage that has seen a newer epoch refuses it: this candidate then yields and the
+     * {@link StaleFencingTokenException} tells the caller to roll back. A paused leader that wakes up
+     * after its term has passed to another can therefore write nothing.
+     *
+     * @return what {@code work} returned, or empty if this candidate does not lead (nothing was written)
+     */
+    public <T> Optional<T> writeAsLeader(Connection connection, PostgresFence fence, LeaderWork<T> work)
+            throws SQLException {
+        Optional<FencingToken> epoch = epoch();
+        if (epoch.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            fence.admit(connection, lockName(), epoch.get());
+        } catch (StaleFencingTokenException e) {
+            log.warn("{} wrote as leader of {} in epoch {} but a newer epoch exists; stepping down", candidate, group,
+                    epoch.get());
+            yieldLeadership();
+            throw e;
+        }
+        return Optional.ofNullable(work.run(epoch.get()));
+    }
+
+    /** Who leads this group now (any replica), from Redis; empty if nobody does. For status displays. */
+    public Optional<String> leader() {
+        return lock.holder(lockName());
     }
 
     /** Time left on the current term's local deadline; zero when not leading. */

@@ -92,8 +92,8 @@ final class RedisLease implements LockLease {
         return state.get() == State.LOST;
     }
 
-    /** True while a keep-alive watchdog renews this lease. */
-    boolean isKeptAlive() {
+    @Override
+    public boolean isKeptAlive() {
         return onLost.get() != null && state.get() == State.HELD;
     }
 

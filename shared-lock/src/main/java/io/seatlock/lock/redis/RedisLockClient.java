@@ -285,6 +285,17 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     @Override
+    public Optional<String> holder(String name) {
+        LockSpec.requireValidName(name);
+        String owner = call(LockListener.groupOf(name), r -> r.get(lockKey(name)).toCompletableFuture());
+        if (owner == null) {
+            return Optional.empty();
+        }
+        int at = owner.indexOf('@');
+        return Optional.of(at >= 0 ? owner.substring(at + 1) : owner);
+    }
+
+    @Override
     public Set<String> heldNames(String namePrefix) {
         if (namePrefix == null || namePrefix.indexOf('{') >= 0 || namePrefix.indexOf('}') >= 0
                 || namePrefix.indexOf('*') >= 0 || namePrefix.indexOf('?') >= 0 || namePrefix.indexOf('[') >= 0) {

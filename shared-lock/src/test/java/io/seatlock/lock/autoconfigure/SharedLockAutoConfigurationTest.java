@@ -40,7 +40,7 @@ class SharedLockAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SharedLockAutoConfiguration.class,
-                    SharedLockHealthAutoConfiguration.class))
+                    SharedLockActuatorAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=" + servers.redis().host(),
                     "spring.data.redis.port=" + servers.redis().port(),
                     "seatlock.lock.key-prefix=" + servers.keyPrefix(),
@@ -130,6 +130,11 @@ class SharedLockAutoConfigurationTest {
 
         @Override
         public Optional<Duration> remainingTtl(String name) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> holder(String name) {
             return Optional.empty();
         }
 

@@ -1,7 +1,5 @@
-package io.seatlock.jobs.migration;
+package io.seatlock.lock.migration;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seatlock.jobs.JobsProperties;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.OverlapImpact;
@@ -9,6 +7,9 @@ import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.IsolatedServers;
 import org.flywaydb.core.Flyway;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.boot.availability.ReadinessState;
 import org.flywaydb.core.api.callback.Callback;
 import org.flywaydb.core.api.callback.Context;
 import org.flywaydb.core.api.callback.Event;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,16 +46,16 @@ class MigrationGateTest {
         lock.close();
     }
 
+    private final List<Object> availability = new CopyOnWriteArrayList<>();
+
     private MigrationGate gate(Duration ttl, Duration maxWait) {
-        JobsProperties properties = new JobsProperties("gate-test", JobsProperties.LockProviderKind.SEATLOCK,
-                new JobsProperties.Migration(ttl, maxWait),
-                new JobsProperties.Leader(false, "jobs", Duration.ofSeconds(10), Duration.ofSeconds(1)));
-        return new MigrationGate(lock, properties, new SimpleMeterRegistry());
+        return new MigrationGate(lock, ttl, maxWait,
+                event -> availability.add(((AvailabilityChangeEvent<?>) event).getState()), result -> { });
     }
 
     private Flyway flyway(Callback... callbacks) {
         return Flyway.configure().dataSource(servers.jdbcUrl(), servers.postgres().user(), servers.postgres().password())
-                .locations("classpath:db/migration").callbacks(callbacks).load();
+                .locations("classpath:db/gate-test").callbacks(callbacks).load();
     }
 
     @Test
@@ -82,7 +85,7 @@ class MigrationGateTest {
             }
         };
 
-        assertThatThrownBy(() -> gate(Duration.ofMillis(900), Duration.ofSeconds(5)).migrate(flyway(lockStolenMidMigration)))
+        assertThatThrownBy(() -> gate(Duration.ofMillis(900), Duration.ofSeconds(5)).pass(flyway(lockStolenMidMigration)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("lost the 'migration' lock while migrating");
     }
@@ -91,8 +94,11 @@ class MigrationGateTest {
     void aReplicaThatWaitsPastItsBoundFailsWithAClearError() {
         lock.tryAcquire("migration", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
 
-        assertThatThrownBy(() -> gate(Duration.ofSeconds(30), Duration.ofMillis(300)).migrate(flyway()))
-                .isInstanceOf(LockNotAcquiredException.class).hasMessageContaining("'migration'");
+        assertThatThrownBy(() -> gate(Duration.ofSeconds(30), Duration.ofMillis(300)).pass(flyway()))
+                .isInstanceOf(LockNotAcquiredException.class).hasMessageContaining("'migration'")
+                .hasMessageContaining("seatlock.migration.max-wait");
         assertThat(flyway().info().applied()).isEmpty();
+        // while it waited it told the platform: alive, not ready
+        assertThat(availability).containsExactly(LivenessState.CORRECT, ReadinessState.REFUSING_TRAFFIC);
     }
 }

@@ -1,0 +1,1 @@
+CREATE TABLE gate_a (id int PRIMARY KEY);

@@ -1,0 +1,1 @@
+CREATE TABLE gate_b (id int PRIMARY KEY);
