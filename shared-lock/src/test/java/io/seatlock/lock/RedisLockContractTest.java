@@ -211,7 +211,8 @@ class RedisLockContractTest {
 
         PostgresFence fence = new PostgresFence(counts);
         try (Connection c = servers.postgres().connect(servers.database()); Statement s = c.createStatement()) {
-            s.execute(PostgresFence.DDL);
+            s.execute(new String(getClass().getClassLoader().getResourceAsStream(PostgresFence.DDL_RESOURCE)
+                    .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
             fence.admit(c, "leader", takeover.fencingToken());
             fence.admit(c, "leader", takeover.fencingToken()); // the same grant may write again
             assertThatThrownBy(() -> fence.admit(c, "leader", stale.fencingToken()))

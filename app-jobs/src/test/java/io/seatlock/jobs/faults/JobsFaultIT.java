@@ -3,7 +3,7 @@ package io.seatlock.jobs.faults;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.seatlock.jobs.JobsApplication;
-import io.seatlock.jobs.jobs.PaymentCapture;
+import io.seatlock.jobs.payments.PaymentCapture;
 import io.seatlock.lock.leader.Candidate;
 import io.seatlock.lock.leader.LeaderElection;
 import io.seatlock.lock.leader.LeaderElections;

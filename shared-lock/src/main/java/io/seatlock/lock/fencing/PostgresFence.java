@@ -26,13 +26,11 @@ import java.util.regex.Pattern;
  */
 public final class PostgresFence {
 
-    /** The table this fence needs; apps create it in a migration. */
-    public static final String DDL = """
-            CREATE TABLE IF NOT EXISTS lock_fences (
-                resource   text        PRIMARY KEY,
-                token      bigint      NOT NULL,
-                updated_at timestamptz NOT NULL DEFAULT now()
-            )""";
+    /**
+     * The table this fence needs, shipped as {@code classpath:db/seatlock/R__seatlock_lock_fences.sql}: add
+     * {@code classpath:db/seatlock} to {@code spring.flyway.locations}, or run the file yourself.
+     */
+    public static final String DDL_RESOURCE = "db/seatlock/R__seatlock_lock_fences.sql";
 
     private static final Pattern TABLE_NAME = Pattern.compile("[a-z_][a-z0-9_]*(\\.[a-z_][a-z0-9_]*)?");
 

@@ -1,4 +1,4 @@
-package io.seatlock.jobs.jobs;
+package io.seatlock.jobs.schedule;
 
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;

@@ -1,6 +1,6 @@
-package io.seatlock.jobs.jobs;
+package io.seatlock.jobs.payments;
 
-import io.seatlock.jobs.JobsProperties;
+import io.seatlock.lock.slots.JobSlots;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -10,26 +10,24 @@ import java.util.List;
 
 /**
  * Captures pending payments. Overlap would charge twice ({@code BROKEN_PROMISE}), so the lock is not
- * trusted: the slot is claimed in {@code job_runs}, and each capture is a conditional state change
+ * trusted: the slot is claimed in {@code job_runs} (shared-lock's {@link JobSlots}), and each capture is a conditional state change
  * that only one writer can make.
  */
 @Component
 public class PaymentCapture {
 
     private final JdbcClient jdbc;
-    private final JobRuns runs;
-    private final String runner;
+    private final JobSlots slots;
 
-    PaymentCapture(JdbcClient jdbc, JobRuns runs, JobsProperties properties) {
+    PaymentCapture(JdbcClient jdbc, JobSlots slots) {
         this.jdbc = jdbc;
-        this.runs = runs;
-        this.runner = properties.instanceId();
+        this.slots = slots;
     }
 
     /** Captures what is due for {@code slot}; returns how many this call captured (0 if the slot ran already). */
     @Transactional
     public int captureDue(Instant slot) {
-        if (!runs.claim("payment-capture", slot)) {
+        if (!slots.claim("payment-capture", slot)) {
             return 0;
         }
         List<Long> pending = jdbc.sql("SELECT id FROM payments WHERE state = 'PENDING' ORDER BY id")
@@ -39,7 +37,7 @@ public class PaymentCapture {
             captured += jdbc.sql("""
                             UPDATE payments SET state = 'CAPTURED', captured_by = :runner, captured_at = now()
                             WHERE id = :id AND state = 'PENDING'""")
-                    .param("runner", runner).param("id", id).update();
+                    .param("runner", slots.runner()).param("id", id).update();
         }
         return captured;
     }

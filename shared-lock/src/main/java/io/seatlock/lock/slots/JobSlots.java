@@ -1,0 +1,56 @@
+package io.seatlock.lock.slots;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Once per slot: a durable record per (job, slot) in PostgreSQL ({@code job_runs}, DDL in
+ * {@code classpath:db/seatlock/R__seatlock_job_runs.sql}) decides whether this run does the work. Use it
+ * with ShedLock's {@code @SchedulerLock}, which keeps the crowd away; this record is the referee. Claim
+ * inside the transaction of the job's own writes (it joins Spring's transaction), and a run that slipped
+ * past the lock, or repeats a slot, does nothing and leaves nothing.
+ */
+public final class JobSlots {
+
+    private final JdbcTemplate jdbc;
+    private final String runner;
+
+    /** @param runner this replica's name, recorded with each slot it claims */
+    public JobSlots(JdbcTemplate jdbc, String runner) {
+        this.jdbc = Objects.requireNonNull(jdbc, "jdbc");
+        this.runner = Objects.requireNonNull(runner, "runner");
+    }
+
+    /** True if this caller owns {@code (job, slot)} now; false if some run already has it. */
+    public boolean claim(String job, Instant slot) {
+        if (job == null || job.isBlank()) {
+            throw new IllegalArgumentException("job name must not be blank");
+        }
+        Objects.requireNonNull(slot, "slot");
+        return jdbc.update("INSERT INTO job_runs (job_name, slot, runner) VALUES (?, ?, ?) "
+                + "ON CONFLICT (job_name, slot) DO NOTHING", job, Timestamp.from(slot), runner) == 1;
+    }
+
+    /**
+     * Claims the slot of the scheduled run on this thread (its cron fire time, see {@link ScheduledSlot}).
+     *
+     * @throws IllegalStateException outside a cron- or trigger-scheduled run: there is no slot to claim, and
+     *                               "now" would name a different slot on every late or skewed replica
+     */
+    public boolean claimCurrent(String job) {
+        return claim(job, currentSlot());
+    }
+
+    /** The fire time of the scheduled run on this thread. */
+    public Instant currentSlot() {
+        return ScheduledSlot.current().orElseThrow(() -> new IllegalStateException(
+                "not inside a cron- or trigger-scheduled run; pass the slot to claim(job, slot) explicitly"));
+    }
+
+    public String runner() {
+        return runner;
+    }
+}
