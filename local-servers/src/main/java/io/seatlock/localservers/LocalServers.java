@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * {@code SEATLOCK_REDIS_HOST}/{@code _PORT}/{@code _PASSWORD}, or the same as lower-case dotted system
  * properties), then servers answering on 127.0.0.1:5432 and :6379, then Testcontainers if a Docker
  * engine answers, then embedded binaries shipped in Maven packages. {@code SEATLOCK_SERVERS=embedded}
- * (or {@code local}, {@code testcontainers}) forces one way. Whatever it starts is stopped at JVM exit.
+ * (or {@code local}, {@code testcontainers}) forces one way. Whatever it starts for tests is stopped at
+ * JVM exit; development runs share embedded servers instead ({@link #forDevelopment()}).
  */
 public final class LocalServers {
 
@@ -58,6 +59,11 @@ public final class LocalServers {
 
     private static <T> T choose(String what, Supplier<T> configured, Supplier<T> local, Supplier<T> container,
                                 Supplier<T> embedded) {
+        return choose(what, configured, local, () -> null, container, embedded);
+    }
+
+    private static <T> T choose(String what, Supplier<T> configured, Supplier<T> local, Supplier<T> shared,
+                                Supplier<T> container, Supplier<T> embedded) {
         T chosen = configured.get();
         if (chosen == null) {
             String mode = setting("servers", "auto").toLowerCase(Locale.ROOT);
@@ -65,7 +71,7 @@ public final class LocalServers {
                 case "local" -> local.get();
                 case "testcontainers" -> container.get();
                 case "embedded" -> embedded.get();
-                case "auto" -> firstOf(local, container, embedded);
+                case "auto" -> firstOf(local, shared, container, embedded);
                 default -> throw new IllegalStateException("SEATLOCK_SERVERS must be auto, local, testcontainers "
                         + "or embedded, was '" + mode + "'");
             };
@@ -171,7 +177,56 @@ public final class LocalServers {
         }
     }
 
-    private static boolean answers(PostgresServer server) {
+    /**
+     * The finder for development runs: configured, then 127.0.0.1:5432 and :6379, then servers another run
+     * on this machine shares ({@link SharedDevServers}), then Testcontainers, then the shared embedded servers.
+     */
+    public static Development forDevelopment() {
+        return Development.INSTANCE;
+    }
+
+    /** Servers for a development run; see {@link #forDevelopment()}. */
+    public static final class Development {
+        private static final Development INSTANCE = new Development();
+        private PostgresServer postgres;
+        private RedisServer redis;
+
+        private Development() {
+        }
+
+        public synchronized PostgresServer postgres() {
+            if (postgres == null) {
+                postgres = choose("PostgreSQL", LocalServers::configuredPostgres, LocalServers::localPostgres,
+                        () -> shared(SharedDevServers.postgres()), LocalServers::containerPostgres,
+                        () -> joined(SharedDevServers::postgres));
+            }
+            return postgres;
+        }
+
+        public synchronized RedisServer redis() {
+            if (redis == null) {
+                redis = choose("Redis", LocalServers::configuredRedis, LocalServers::localRedis,
+                        () -> shared(SharedDevServers.redis()), LocalServers::containerRedis,
+                        () -> joined(SharedDevServers::redis));
+            }
+            return redis;
+        }
+
+        private static <T> T shared(T server) {
+            boolean up = server instanceof PostgresServer pg ? answers(pg) : answers((RedisServer) server);
+            if (up) {
+                SharedDevServers.join();
+            }
+            return up ? server : null;
+        }
+
+        private static <T> T joined(Supplier<T> server) {
+            SharedDevServers.join();
+            return server.get();
+        }
+    }
+
+    static boolean answers(PostgresServer server) {
         try (Connection c = server.connect("postgres")) {
             return c.isValid(3);
         } catch (Exception e) {
@@ -180,7 +235,7 @@ public final class LocalServers {
         }
     }
 
-    private static boolean answers(RedisServer server) {
+    static boolean answers(RedisServer server) {
         RedisClient client = RedisClient.create(server.uri());
         client.setDefaultTimeout(Duration.ofSeconds(2));
         try (StatefulRedisConnection<String, String> c = client.connect()) {

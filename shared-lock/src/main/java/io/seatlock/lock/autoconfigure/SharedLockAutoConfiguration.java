@@ -19,6 +19,9 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDeta
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import java.util.List;
 
 /**
  * Wires the shared lock from {@code seatlock.lock.*}, reusing Spring's Redis connection settings. Each bean
@@ -36,7 +39,7 @@ public class SharedLockAutoConfiguration {
     RedisLockClient distributedLock(SharedLockProperties properties,
                                     ObjectProvider<DataRedisConnectionDetails> springRedis,
                                     ObjectProvider<DataRedisProperties> springRedisProperties,
-                                    ObjectProvider<LockListener> listeners) {
+                                    ObjectProvider<LockListener> listeners, Environment environment) {
         RedisLockSettings defaults = RedisLockSettings.defaults();
         RedisLockSettings settings = new RedisLockSettings(properties.keyPrefix(),
                 properties.instanceId() != null ? properties.instanceId() : defaults.instanceId(),
@@ -44,7 +47,7 @@ public class SharedLockAutoConfiguration {
                 properties.maxBackoff());
         LockListener listener = LockListener.composite(listeners.orderedStream().toList());
         RedisEndpoints endpoints = endpoints(properties, springRedis.getIfAvailable(),
-                springRedisProperties.getIfAvailable());
+                springRedisProperties.getIfAvailable(), environment);
         return endpoints.cluster()
                 ? RedisLockClient.cluster(endpoints.nodes(), properties.commandTimeout(), endpoints.ssl(), settings, listener)
                 : RedisLockClient.standalone(endpoints.nodes().get(0), properties.commandTimeout(), endpoints.ssl(),
@@ -52,19 +55,29 @@ public class SharedLockAutoConfiguration {
     }
 
     private static RedisEndpoints endpoints(SharedLockProperties properties, DataRedisConnectionDetails spring,
-                                            DataRedisProperties springProperties) {
+                                            DataRedisProperties springProperties, Environment environment) {
         if (!properties.clusterNodes().isEmpty()) {
             return RedisEndpoints.clusterOf(properties.clusterNodes());
         }
         if (properties.redisUrl() != null) {
             return RedisEndpoints.of(properties.redisUrl());
         }
-        if (spring == null) {
-            throw new IllegalStateException("No Redis configured for the shared lock: set spring.data.redis.host "
-                    + "(or .url, .sentinel.*, .cluster.nodes) or seatlock.lock.redis-url");
+        if (spring == null || (isFromProperties(spring) && SPRING_REDIS_LOCATIONS.stream().noneMatch(environment::containsProperty))) {
+            // Spring would default to localhost:6379: each replica would lock on a Redis of its own, which is no lock.
+            throw new IllegalStateException("No Redis is configured for the shared lock. Set spring.data.redis.host "
+                    + "(or spring.data.redis.url, .sentinel.nodes, .cluster.nodes, or seatlock.lock.redis-url) to the "
+                    + "Redis every replica shares; the lock does not fall back to localhost.");
         }
         String url = springProperties == null ? null : springProperties.getUrl();
         return RedisEndpoints.fromSpring(spring, url != null && url.regionMatches(true, 0, "rediss:", 0, 7));
+    }
+
+    private static final List<String> SPRING_REDIS_LOCATIONS = List.of("spring.data.redis.host",
+            "spring.data.redis.url", "spring.data.redis.sentinel.nodes", "spring.data.redis.cluster.nodes");
+
+    /** Boot's own details read from {@code spring.data.redis.*}; any other kind (Testcontainers, a user's) is explicit. */
+    private static boolean isFromProperties(DataRedisConnectionDetails details) {
+        return details.getClass().getSimpleName().equals("PropertiesDataRedisConnectionDetails");
     }
 
     @Bean

@@ -1,0 +1,19 @@
+package io.seatlock.jobs;
+
+import io.seatlock.localservers.DevServers;
+import org.springframework.boot.SpringApplication;
+
+/**
+ * app-jobs for development: {@code ./mvnw -pl app-jobs spring-boot:test-run}. Whatever is not configured
+ * (datasource, Redis) comes from {@link DevServers}; the production {@link JobsApplication} never starts a
+ * server of its own.
+ */
+public final class TestJobsApplication {
+
+    private TestJobsApplication() {
+    }
+
+    public static void main(String[] args) {
+        SpringApplication.from(JobsApplication::main).with(DevServers.class).run(args);
+    }
+}

@@ -1,0 +1,126 @@
+package io.seatlock.localservers;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Embedded PostgreSQL and Redis for development runs, on fixed ports (55432 and 56379 unless
+ * {@code SEATLOCK_DEV_POSTGRES_PORT} / {@code SEATLOCK_DEV_REDIS_PORT} say otherwise) in a process of their
+ * own, so that every replica started on this machine uses the same two servers. Each run registers its
+ * process id; the servers stop by themselves a few seconds after the last registered run has exited, so
+ * they outlive no run and no run loses them while it lives.
+ */
+public final class SharedDevServers {
+
+    static final int POSTGRES_PORT = Integer.parseInt(LocalServers.setting("dev.postgres.port", "55432"));
+    static final int REDIS_PORT = Integer.parseInt(LocalServers.setting("dev.redis.port", "56379"));
+    private static final long IDLE_BEFORE_STOP_MILLIS = 10_000;
+
+    private SharedDevServers() {
+    }
+
+    static PostgresServer postgres() {
+        return new PostgresServer("shared development (embedded)", "127.0.0.1", POSTGRES_PORT, "postgres", "");
+    }
+
+    static RedisServer redis() {
+        return new RedisServer("shared development (embedded)", "127.0.0.1", REDIS_PORT, null);
+    }
+
+    private static Path home() {
+        return Path.of(System.getProperty("java.io.tmpdir"), "seatlock-dev-servers-" + POSTGRES_PORT + "-" + REDIS_PORT);
+    }
+
+    /** Registers this process as a user and starts the servers unless a sibling run already has. */
+    static synchronized void join() {
+        try {
+            Path users = Files.createDirectories(home().resolve("users"));
+            Path me = users.resolve(Long.toString(ProcessHandle.current().pid()));
+            Files.writeString(me, "");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    Files.deleteIfExists(me);
+                } catch (IOException ignored) {
+                    // the servers' own check drops dead users too
+                }
+            }, "seatlock-dev-servers-leave"));
+            try (FileChannel channel = FileChannel.open(home().resolve("start.lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
+                if (!up()) {
+                    start();
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean up() {
+        return LocalServers.answers(postgres()) && LocalServers.answers(redis());
+    }
+
+    private static void start() throws IOException {
+        Path log = home().resolve("servers.log");
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), SharedDevServers.class.getName());
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (!up()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("development servers did not start; see " + log);
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while starting development servers", e);
+            }
+        }
+    }
+
+    /** The servers' own process: runs them until no registered run has been alive for a while. */
+    public static void main(String[] args) throws Exception {
+        EmbeddedPostgres pg = EmbeddedPostgres.builder().setPort(POSTGRES_PORT).start();
+        redis.embedded.RedisServer redisProcess = redis.embedded.RedisServer.newRedisServer().port(REDIS_PORT)
+                .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
+        redisProcess.start();
+        System.out.println("development servers up: PostgreSQL on " + POSTGRES_PORT + ", Redis on " + REDIS_PORT);
+        long idleSince = System.currentTimeMillis();
+        while (true) {
+            if (liveUsers() > 0) {
+                idleSince = System.currentTimeMillis();
+            } else if (System.currentTimeMillis() - idleSince > IDLE_BEFORE_STOP_MILLIS) {
+                break;
+            }
+            Thread.sleep(1000);
+        }
+        System.out.println("no run uses the development servers any more; stopping them");
+        redisProcess.stop();
+        pg.close();
+    }
+
+    private static int liveUsers() throws IOException {
+        Path users = Files.createDirectories(home().resolve("users"));
+        int alive = 0;
+        try (var entries = Files.list(users)) {
+            for (Path user : entries.toList()) {
+                long pid = Long.parseLong(user.getFileName().toString());
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    alive++;
+                } else {
+                    Files.deleteIfExists(user);
+                }
+            }
+        }
+        return alive;
+    }
+}
