@@ -12,14 +12,12 @@ import java.time.Duration;
 /**
  * {@code jobs.*}.
  *
- * @param instanceId   this replica's name, in job runs, captures and leader records
  * @param lockProvider which ShedLock provider guards the jobs
  * @param leader       the leader-only duty
  */
 @ConfigurationProperties("jobs")
 @Validated
-public record JobsProperties(@DefaultValue("jobs-local") @NotBlank String instanceId,
-                             @DefaultValue("seatlock") @NotNull LockProviderKind lockProvider,
+public record JobsProperties(@DefaultValue("seatlock") @NotNull LockProviderKind lockProvider,
                              @DefaultValue @Valid Leader leader) {
 
     public enum LockProviderKind {

@@ -72,7 +72,6 @@ class JobsReplicasTest {
 
     private static ConfigurableApplicationContext start(String name) {
         Map<String, String> p = new java.util.HashMap<>(servers.springProperties());
-        p.put("jobs.instance-id", name);
         p.put("seatlock.lock.instance-id", name);
         p.put("seatlock.leader.groups.jobs.lease", "1500ms");
         p.put("seatlock.leader.groups.jobs.retry", "100ms");

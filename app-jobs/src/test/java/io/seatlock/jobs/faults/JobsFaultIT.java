@@ -80,7 +80,6 @@ class JobsFaultIT {
     private static Map<String, String> replicaProperties(String instance) {
         Map<String, String> p = new HashMap<>(servers.springProperties());
         p.put("spring.data.redis.port", Integer.toString(redis.port()));
-        p.put("jobs.instance-id", instance);
         p.put("seatlock.lock.instance-id", instance);
         p.put("jobs.report.cron", "-");
         p.put("jobs.payments.cron", "-");

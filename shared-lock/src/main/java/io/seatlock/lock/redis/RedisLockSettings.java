@@ -10,7 +10,8 @@ import java.time.Duration;
  * @param keyPrefix        put before every key, e.g. {@code seatlock:}; keys are
  *                         {@code <prefix>lock:{<name>}} and {@code <prefix>fence:{<name>}} so both land
  *                         in one Redis Cluster slot
- * @param instanceId       readable part of every owner token (host or replica name)
+ * @param instanceId       readable part of every owner token, the one name of this process (default
+ *                         {@code <host>-<pid>})
  * @param clockDriftFactor share of the TTL kept as safety margin for the local validity deadline
  * @param minSafetyMargin  smallest safety margin
  * @param minBackoff       first wait between attempts of a blocking acquire
@@ -42,9 +43,11 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
     /**
      * Drift factor 0.01 and a 1 ms floor: Redis keeps expiry in whole milliseconds, so a key may go up to
      * a millisecond before the client's reckoning. A 1 ms ttl therefore can never be valid; 2 ms can.
+     * The instance id is {@code <host>-<pid>}: unique per process even for replicas on one machine.
      */
     public static RedisLockSettings defaults() {
-        return new RedisLockSettings("seatlock:", localHostName(), 0.01, Duration.ofMillis(1),
+        return new RedisLockSettings("seatlock:", localHostName() + "-" + ProcessHandle.current().pid(), 0.01,
+                Duration.ofMillis(1),
                 Duration.ofMillis(10), Duration.ofMillis(200));
     }
 

@@ -1,0 +1,69 @@
+package io.seatlock.jobs;
+
+import io.seatlock.localservers.ChildJvm;
+import io.seatlock.localservers.LocalServers;
+import io.seatlock.localservers.PostgresServer;
+import io.seatlock.localservers.RedisServer;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * GH-9: two app-jobs replicas started the README's way (TestJobsApplication, no server settings, each on
+ * its own HTTP port) find the same development servers and elect one leader between them.
+ */
+class DevReplicasTest {
+
+    private static final HttpClient http = HttpClient.newHttpClient();
+
+    private static JsonNode jobsGroup(ChildJvm replica) throws Exception {
+        String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + replica.port() + "/actuator/locks"))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        for (JsonNode group : JsonMapper.shared().readTree(body).get("leaders")) {
+            if (group.get("group").asString().equals("jobs")) {
+                return group;
+            }
+        }
+        throw new AssertionError("no leader group 'jobs' in " + body);
+    }
+
+    @Test
+    void twoReplicasStartedTheReadmesWayShareTheirServersAndElectOneLeader() throws Exception {
+        String id = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        String database = "t_devreplicas_" + id;
+        String prefix = "t" + id + ":";
+        // Only what keeps this test apart from others; no datasource or Redis settings.
+        Map<String, String> settings = Map.of("seatlock.dev.database", database, "seatlock.lock.key-prefix", prefix,
+                "management.endpoints.web.exposure.include", "health,locks",
+                "jobs.report.cron", "-", "jobs.payments.cron", "-");
+        PostgresServer pg = LocalServers.forDevelopment().postgres();
+        RedisServer redis = LocalServers.forDevelopment().redis();
+        try (ChildJvm first = new ChildJvm(TestJobsApplication.class, settings);
+             ChildJvm second = new ChildJvm(TestJobsApplication.class, settings)) {
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+                    jobsGroup(first).get("thisReplicaLeads").asBoolean() != jobsGroup(second).get("thisReplicaLeads").asBoolean());
+            List<JsonNode> views = List.of(jobsGroup(first), jobsGroup(second));
+            JsonNode leader = views.stream().filter(v -> v.get("thisReplicaLeads").asBoolean()).findFirst().orElseThrow();
+            assertThat(views).extracting(v -> v.get("leader").asString()).as("both see one and the same leader")
+                    .containsOnly(leader.get("candidate").asString());
+            assertThat(views).extracting(v -> v.get("candidate").asString()).doesNotHaveDuplicates();
+            String owner = redis.with(r -> r.get(prefix + "lock:{leader:jobs}"));
+            assertThat(owner).endsWith("@" + leader.get("candidate").asString());
+        } finally {
+            redis.deleteKeys(prefix);
+            pg.dropDatabase(database);
+        }
+    }
+}
