@@ -9,6 +9,7 @@ import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.LockedTask;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.TaskResult;
+import io.seatlock.lock.leader.LeaderElections;
 import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.shedlock.SeatlockLockProvider;
@@ -27,11 +28,13 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class SharedLockAutoConfigurationTest {
 
@@ -142,6 +145,35 @@ class SharedLockAutoConfigurationTest {
         public Set<String> heldNames(String namePrefix) {
             return Set.of();
         }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theLocksEndpointListsWhatThisInstanceHoldsAndEachLeaderGroup() {
+        runner.withConfiguration(AutoConfigurations.of(LeaderAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=locks",
+                        "seatlock.leader.groups.ops.lease=5s", "seatlock.leader.groups.ops.retry=100ms")
+                .run(context -> {
+                    RedisLockClient lock = context.getBean(RedisLockClient.class);
+                    LockLease kept = lock.tryAcquire("report:daily", Duration.ofSeconds(30), OverlapImpact.WASTED_WORK)
+                            .orElseThrow().keepAlive(() -> { });
+                    await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(LeaderElections.class)
+                            .get("ops").isLeader());
+                    Map<String, Object> view = context.getBean(LocksEndpoint.class).locks();
+
+                    assertThat(view).containsEntry("instance", "replica-7");
+                    assertThat((List<Map<String, Object>>) view.get("held")).anySatisfy(held -> {
+                        assertThat(held).containsEntry("name", "report:daily")
+                                .containsEntry("fencingToken", kept.fencingToken().value())
+                                .containsEntry("renewal", "kept alive");
+                        assertThat((Long) held.get("validForMillis")).isBetween(1L, 30_000L);
+                    });
+                    assertThat((List<Map<String, Object>>) view.get("leaders")).singleElement().satisfies(group -> {
+                        assertThat(group).containsEntry("group", "ops").containsEntry("thisReplicaLeads", true)
+                                .containsEntry("leader", "replica-7").containsKey("epoch");
+                    });
+                    kept.release();
+                });
     }
 
     @Test

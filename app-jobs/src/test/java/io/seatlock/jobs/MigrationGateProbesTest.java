@@ -1,0 +1,85 @@
+package io.seatlock.jobs;
+
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.localservers.IsolatedServers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * GH-9: a replica waiting at the migration gate answers its probes: liveness UP (a liveness probe must not
+ * kill it), readiness OUT_OF_SERVICE (no traffic yet); once the gate is free it migrates and turns ready.
+ */
+class MigrationGateProbesTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("MigrationGateProbesTest");
+    private static final HttpClient http = HttpClient.newHttpClient();
+
+    private static HttpResponse<String> get(int port, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aReplicaWaitingAtTheGateIsAliveButNotReadyAndStartsOnceTheGateIsFree() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Map<String, String> p = new HashMap<>(servers.springProperties());
+        p.put("server.port", Integer.toString(port));
+        p.put("management.endpoint.health.probes.enabled", "true");
+        p.put("jobs.report.cron", "-");
+        p.put("jobs.payments.cron", "-");
+        String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+
+        try (RedisLockClient otherReplica = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+                RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("migrating-replica"),
+                LockListener.NOOP)) {
+            LockLease gate = otherReplica.tryAcquire("migration", Duration.ofMinutes(2), OverlapImpact.WASTED_WORK)
+                    .orElseThrow();
+            CompletableFuture<ConfigurableApplicationContext> starting = CompletableFuture.supplyAsync(
+                    () -> new SpringApplicationBuilder(JobsApplication.class).run(args));
+            try {
+                await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                        .until(() -> get(port, "/actuator/health/liveness").statusCode() == 200);
+                assertThat(get(port, "/actuator/health/liveness").body()).contains("\"status\":\"UP\"");
+                HttpResponse<String> readiness = get(port, "/actuator/health/readiness");
+                assertThat(readiness.statusCode()).isEqualTo(503);
+                assertThat(readiness.body()).contains("OUT_OF_SERVICE");
+                assertThat(starting).as("still waiting at the gate").isNotDone();
+                assertThat(servers.dataSource().getConnection().getMetaData()
+                        .getTables(null, null, "flyway_schema_history", null).next()).as("nothing migrated yet").isFalse();
+
+                gate.release();
+                try (ConfigurableApplicationContext app = starting.get(60, TimeUnit.SECONDS)) {
+                    await().atMost(Duration.ofSeconds(30))
+                            .until(() -> get(port, "/actuator/health/readiness").statusCode() == 200);
+                    assertThat(app.isActive()).isTrue();
+                }
+            } finally {
+                starting.thenAccept(ConfigurableApplicationContext::close);
+            }
+        }
+    }
+}
