@@ -1,7 +1,10 @@
 package io.seatlock.seats;
 
 import io.seatlock.localservers.DevServers;
+import io.seatlock.seats.demo.RaceDemo;
 import org.springframework.boot.SpringApplication;
+
+import java.util.List;
 
 /**
  * app-seats for development: {@code ./mvnw -pl app-seats spring-boot:test-run}. Whatever is not configured
@@ -13,7 +16,12 @@ public final class TestSeatsApplication {
     private TestSeatsApplication() {
     }
 
-    public static void main(String[] args) {
+    /** {@code --race-demo} replays the 14C story instead ({@link RaceDemo}). */
+    public static void main(String[] args) throws Exception {
+        if (List.of(args).contains("--race-demo")) {
+            RaceDemo.run();
+            return;
+        }
         SpringApplication.from(SeatsApplication::main).with(DevServers.class).run(args);
     }
 }

@@ -33,7 +33,8 @@ public final class RaceDemo {
     private RaceDemo() {
     }
 
-    public static void main(String[] args) throws Exception {
+    /** Runs the demo: {@code ./mvnw -pl app-seats spring-boot:test-run -Dspring-boot.run.arguments=--race-demo}. */
+    public static void run() throws Exception {
         PostgresServer pg = LocalServers.postgres();
         RedisServer redis = LocalServers.redis();
         String database = "seatlock_race_demo";
