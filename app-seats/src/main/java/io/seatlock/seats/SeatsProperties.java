@@ -27,14 +27,16 @@ public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
                               @DefaultValue Chaos chaos) {
 
     /**
-     * @param interval    pause between relay rounds
-     * @param batchSize   rows claimed per round
-     * @param maxAttempts sends before a row is dead-lettered
-     * @param from        sender address
+     * @param interval   pause between relay rounds
+     * @param batchSize  rows sent per round, each claimed and marked on its own
+     * @param claimLease how long a claimed row stays with its relay; longer than one send (SMTP timeouts)
+     * @param maxBackoff longest pause between attempts of a failing row (it is never given up)
+     * @param from       sender address
      */
     public record Relay(@DefaultValue("500ms") Duration interval,
                         @DefaultValue("20") @Min(1) @Max(500) int batchSize,
-                        @DefaultValue("8") @Min(1) int maxAttempts,
+                        @DefaultValue("60s") @NotNull Duration claimLease,
+                        @DefaultValue("10m") @NotNull Duration maxBackoff,
                         @DefaultValue("tickets@seatlock.example") @Email String from) {
     }
 

@@ -6,6 +6,7 @@ import io.seatlock.seats.booking.SeatWriteHook;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.mail.javamail.JavaMailSender;
 
 import java.io.IOException;
 import java.net.URI;
@@ -30,6 +31,12 @@ public final class SeatsReplica implements AutoCloseable {
 
     public static SeatsReplica start(String name, IsolatedServers servers, int smtpPort, SeatWriteHook hook,
                                      Map<String, String> extra, String... profiles) {
+        return start(name, servers, smtpPort, hook, null, extra, profiles);
+    }
+
+    /** As above, with a mail sender of the test's own (e.g. one that injects a fault after a send). */
+    public static SeatsReplica start(String name, IsolatedServers servers, int smtpPort, SeatWriteHook hook,
+                                     JavaMailSender mailSender, Map<String, String> extra, String... profiles) {
         Map<String, String> properties = new HashMap<>(servers.springProperties());
         properties.put("server.port", "0");
         properties.put("spring.mail.host", "127.0.0.1");
@@ -40,6 +47,9 @@ public final class SeatsReplica implements AutoCloseable {
         SpringApplicationBuilder builder = new SpringApplicationBuilder(SeatsApplication.class).profiles(profiles);
         if (hook != null) {
             builder.initializers(c -> ((GenericApplicationContext) c).registerBean(SeatWriteHook.class, () -> hook));
+        }
+        if (mailSender != null) {
+            builder.initializers(c -> ((GenericApplicationContext) c).registerBean(JavaMailSender.class, () -> mailSender));
         }
         // As command-line arguments, so they win over application.yml.
         String[] args = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())

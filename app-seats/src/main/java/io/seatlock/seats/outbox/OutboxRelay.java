@@ -6,21 +6,24 @@ import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.mail.MailException;
 import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.mail.javamail.MimeMessageHelper;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
 
-import java.util.List;
+import java.util.Optional;
 
 /**
- * Sends the confirmations that committed bookings left in {@code email_outbox}. Every replica runs it:
- * {@code FOR UPDATE SKIP LOCKED} hands each row to one of them, and the row is marked sent in the same
- * transaction that held it. A crash between send and commit resends once, with the same
- * {@code Idempotency-Key} header and Message-ID, so a provider that deduplicates drops it.
+ * Sends the confirmations that committed bookings left in {@code email_outbox}. Every replica runs it.
+ * A row is claimed by one autocommitted statement that leases it ({@code claimed_until}); the e-mail is
+ * sent with no transaction open and no row locked (SMTP waits are bounded by the mail timeouts); then the
+ * row is marked sent by a statement of its own. So a silent SMTP server holds nothing up, and a crash or a
+ * lost connection between the SMTP reply and the mark resends that one row once, after its lease, with
+ * the same {@code Idempotency-Key} header and Message-ID for the receiver to drop. A failed send is retried
+ * with back-off doubling up to {@code seats.relay.max-backoff}; rows are never given up.
  */
 @Component
 class OutboxRelay {
@@ -32,15 +35,12 @@ class OutboxRelay {
     }
 
     private final JdbcClient jdbc;
-    private final TransactionTemplate transactions;
     private final JavaMailSender mail;
     private final SeatsProperties.Relay settings;
     private final MeterRegistry meters;
 
-    OutboxRelay(JdbcClient jdbc, TransactionTemplate transactions, JavaMailSender mail, SeatsProperties properties,
-                MeterRegistry meters) {
+    OutboxRelay(JdbcClient jdbc, JavaMailSender mail, SeatsProperties properties, MeterRegistry meters) {
         this.jdbc = jdbc;
-        this.transactions = transactions;
         this.mail = mail;
         this.settings = properties.relay();
         this.meters = meters;
@@ -48,39 +48,69 @@ class OutboxRelay {
 
     @Scheduled(fixedDelayString = "${seats.relay.interval:500ms}")
     void relay() {
-        try {
-            transactions.executeWithoutResult(tx -> claimBatch().forEach(this::deliver));
-        } catch (RuntimeException e) {
-            log.warn("outbox relay round failed, will retry: {}", e.getMessage());
+        for (int i = 0; i < settings.batchSize(); i++) {
+            Optional<Pending> row;
+            try {
+                row = claimNext();
+            } catch (DataAccessException e) {
+                log.warn("outbox relay could not claim a row, will retry: {}", e.getMessage());
+                return;
+            }
+            if (row.isEmpty()) {
+                return;
+            }
+            deliver(row.get());
         }
     }
 
-    private List<Pending> claimBatch() {
+    /** One autocommitted statement: the row is leased; no transaction or row lock outlives it. */
+    private Optional<Pending> claimNext() {
         return jdbc.sql("""
-                        SELECT id, idempotency_key, recipient, subject, body, attempts FROM email_outbox
-                        WHERE status = 'PENDING' AND next_attempt_at <= now()
-                        ORDER BY id LIMIT :n FOR UPDATE SKIP LOCKED""")
-                .param("n", settings.batchSize()).query(Pending.class).list();
+                        UPDATE email_outbox SET claimed_until = now() + make_interval(secs => :lease)
+                        WHERE id = (SELECT id FROM email_outbox
+                                    WHERE status = 'PENDING' AND next_attempt_at <= now()
+                                      AND (claimed_until IS NULL OR claimed_until < now())
+                                    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                        RETURNING id, idempotency_key, recipient, subject, body, attempts""")
+                .param("lease", settings.claimLease().toMillis() / 1000.0).query(Pending.class).optional();
     }
 
     private void deliver(Pending row) {
         try {
             mail.send(message(row));
-            jdbc.sql("UPDATE email_outbox SET status = 'SENT', sent_at = now(), attempts = attempts + 1 WHERE id = :id")
+        } catch (MailException | MessagingException e) {
+            retryLater(row, e);
+            return;
+        }
+        try {
+            jdbc.sql("""
+                            UPDATE email_outbox SET status = 'SENT', sent_at = now(), attempts = attempts + 1,
+                              claimed_until = NULL WHERE id = :id""")
                     .param("id", row.id()).update();
             meters.counter("seats.outbox.sent").increment();
-        } catch (MailException | MessagingException e) {
-            boolean dead = row.attempts() + 1 >= settings.maxAttempts();
-            jdbc.sql("""
-                            UPDATE email_outbox SET attempts = attempts + 1, last_error = :error,
-                              status = CASE WHEN :dead THEN 'DEAD' ELSE 'PENDING' END,
-                              next_attempt_at = now() + make_interval(secs => power(2, attempts + 1))
-                            WHERE id = :id""")
-                    .param("error", String.valueOf(e.getMessage())).param("dead", dead).param("id", row.id())
-                    .update();
-            meters.counter("seats.outbox.failed", "dead", Boolean.toString(dead)).increment();
-            log.warn("could not send {} (attempt {}): {}", row.idempotencyKey(), row.attempts() + 1, e.getMessage());
+        } catch (DataAccessException e) {
+            // Sent but not marked: once its lease ends this one row goes out again, same Idempotency-Key.
+            meters.counter("seats.outbox.unmarked").increment();
+            log.warn("sent {} but could not mark it sent; it will be resent once: {}", row.idempotencyKey(),
+                    e.getMessage());
         }
+    }
+
+    private void retryLater(Pending row, Exception error) {
+        long backoff = Math.min(1L << Math.min(row.attempts() + 1, 30), settings.maxBackoff().toSeconds());
+        try {
+            jdbc.sql("""
+                            UPDATE email_outbox SET attempts = attempts + 1, last_error = :error, claimed_until = NULL,
+                              next_attempt_at = now() + make_interval(secs => :backoff)
+                            WHERE id = :id""")
+                    .param("error", String.valueOf(error.getMessage())).param("backoff", backoff)
+                    .param("id", row.id()).update();
+        } catch (DataAccessException e) {
+            log.warn("could not record the failed send of {}: {}", row.idempotencyKey(), e.getMessage());
+        }
+        meters.counter("seats.outbox.failed").increment();
+        log.warn("could not send {} (attempt {}), retrying in {} s: {}", row.idempotencyKey(), row.attempts() + 1,
+                backoff, error.getMessage());
     }
 
     private MimeMessage message(Pending row) throws MessagingException {
