@@ -16,15 +16,13 @@ import java.time.Duration;
  *
  * @param holdTtl        how long the bouncer's lock on a seat lives if its holder vanishes
  * @param bouncerEnabled ask Redis first (true), or let PostgreSQL alone decide every attempt
- * @param relay   the e-mail outbox relay
- * @param chaos   fault injection, refused unless the {@code chaos} profile is active
+ * @param relay          the e-mail outbox relay
  */
 @ConfigurationProperties("seats")
 @Validated
 public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
                               @DefaultValue("true") boolean bouncerEnabled,
-                              @DefaultValue @Valid Relay relay,
-                              @DefaultValue Chaos chaos) {
+                              @DefaultValue @Valid Relay relay) {
 
     /**
      * @param interval   pause between relay rounds
@@ -38,9 +36,5 @@ public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
                         @DefaultValue("60s") @NotNull Duration claimLease,
                         @DefaultValue("10m") @NotNull Duration maxBackoff,
                         @DefaultValue("tickets@seatlock.example") @Email String from) {
-    }
-
-    /** @param unguardedWrite drop the referee's {@code buyer IS NULL} guard, to show the lock alone double-books */
-    public record Chaos(@DefaultValue("false") boolean unguardedWrite) {
     }
 }

@@ -56,7 +56,8 @@ class OutboxRelayFaultTest {
     }
 
     private SeatsReplica replica(String name, int smtpPort, JavaMailSender sender, Map<String, String> extra) {
-        SeatsReplica replica = SeatsReplica.start(name, servers, smtpPort, null, sender, extra);
+        SeatsReplica replica = SeatsReplica.startWith(name, servers, smtpPort,
+                sender == null ? null : c -> c.registerBean(JavaMailSender.class, () -> sender), extra);
         cleanup.add(replica);
         return replica;
     }
@@ -88,7 +89,8 @@ class OutboxRelayFaultTest {
         acceptor.setDaemon(true);
         acceptor.start();
         SeatsReplica quiet = replica("quiet", silent.getLocalPort(), null, Map.of("seats.relay.interval", "100ms",
-                "seats.relay.claim-lease", "3s", "spring.mail.properties[mail.smtp.connectiontimeout]", "1500",
+                "seats.relay.claim-lease", "3s", "seats.relay.max-backoff", "1s",
+                "spring.mail.properties[mail.smtp.connectiontimeout]", "1500",
                 "spring.mail.properties[mail.smtp.timeout]", "1500", "spring.mail.properties[mail.smtp.writetimeout]", "1500"));
         for (String seat : List.of("1B", "2B", "3B")) {
             assertThat(quiet.book("concert", seat, "fan" + seat + "@example.com", "Fan").statusCode()).isEqualTo(201);

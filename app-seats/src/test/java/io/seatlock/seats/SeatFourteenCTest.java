@@ -3,6 +3,7 @@ package io.seatlock.seats;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.seats.booking.RefereeStatements;
 import io.seatlock.seats.booking.SeatWriteHook;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,11 +63,14 @@ class SeatFourteenCTest {
         mail.stop();
     }
 
-    private void startReplicas(Map<String, String> aExtra, String... aProfiles) {
+    private void startReplicas(boolean aUnguarded) {
         Map<String, String> shortHold = Map.of("seats.hold-ttl", "1s");
-        Map<String, String> aProps = new java.util.HashMap<>(shortHold);
-        aProps.putAll(aExtra);
-        a = SeatsReplica.start("server-a", servers, mail.getSmtp().getPort(), stallA, aProps, aProfiles);
+        a = SeatsReplica.startWith("server-a", servers, mail.getSmtp().getPort(), c -> {
+            c.registerBean(SeatWriteHook.class, () -> stallA);
+            if (aUnguarded) {
+                c.registerBean(RefereeStatements.class, () -> UnguardedReferee.STATEMENTS);
+            }
+        }, shortHold);
         b = SeatsReplica.start("server-b", servers, mail.getSmtp().getPort(), null, shortHold);
     }
 
@@ -89,7 +93,7 @@ class SeatFourteenCTest {
 
     @Test
     void theStaleHoldersWriteMatchesNoRowAndOmarKeepsHisSeat() throws Exception {
-        startReplicas(Map.of());
+        startReplicas(false);
 
         HttpResponse<String> lena = replay("14C");
 
@@ -106,7 +110,7 @@ class SeatFourteenCTest {
 
     @Test
     void withoutTheConditionalWriteTheLockAloneDoubleBooks() throws Exception {
-        startReplicas(Map.of("seats.chaos.unguarded-write", "true"), "chaos");
+        startReplicas(true);
 
         HttpResponse<String> lena = replay("15C");
 

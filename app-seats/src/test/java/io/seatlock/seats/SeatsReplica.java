@@ -6,7 +6,6 @@ import io.seatlock.seats.booking.SeatWriteHook;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
-import org.springframework.mail.javamail.JavaMailSender;
 
 import java.io.IOException;
 import java.net.URI;
@@ -15,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** One running app-seats instance on its own port, sharing the test class's PostgreSQL and Redis. */
 public final class SeatsReplica implements AutoCloseable {
@@ -31,12 +31,17 @@ public final class SeatsReplica implements AutoCloseable {
 
     public static SeatsReplica start(String name, IsolatedServers servers, int smtpPort, SeatWriteHook hook,
                                      Map<String, String> extra, String... profiles) {
-        return start(name, servers, smtpPort, hook, null, extra, profiles);
+        return startWith(name, servers, smtpPort,
+                hook == null ? null : c -> c.registerBean(SeatWriteHook.class, () -> hook), extra, profiles);
     }
 
-    /** As above, with a mail sender of the test's own (e.g. one that injects a fault after a send). */
-    public static SeatsReplica start(String name, IsolatedServers servers, int smtpPort, SeatWriteHook hook,
-                                     JavaMailSender mailSender, Map<String, String> extra, String... profiles) {
+    /**
+     * As above, with beans of the test's own registered first: a pause hook, a mail sender that injects a
+     * fault, or {@link UnguardedReferee#STATEMENTS}.
+     */
+    public static SeatsReplica startWith(String name, IsolatedServers servers, int smtpPort,
+                                         Consumer<GenericApplicationContext> testBeans, Map<String, String> extra,
+                                         String... profiles) {
         Map<String, String> properties = new HashMap<>(servers.springProperties());
         properties.put("server.port", "0");
         properties.put("spring.mail.host", "127.0.0.1");
@@ -45,11 +50,8 @@ public final class SeatsReplica implements AutoCloseable {
         properties.put("seats.relay.interval", "100ms");
         properties.putAll(extra);
         SpringApplicationBuilder builder = new SpringApplicationBuilder(SeatsApplication.class).profiles(profiles);
-        if (hook != null) {
-            builder.initializers(c -> ((GenericApplicationContext) c).registerBean(SeatWriteHook.class, () -> hook));
-        }
-        if (mailSender != null) {
-            builder.initializers(c -> ((GenericApplicationContext) c).registerBean(JavaMailSender.class, () -> mailSender));
+        if (testBeans != null) {
+            builder.initializers(c -> testBeans.accept((GenericApplicationContext) c));
         }
         // As command-line arguments, so they win over application.yml.
         String[] args = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())

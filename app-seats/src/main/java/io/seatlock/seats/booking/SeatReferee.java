@@ -1,7 +1,7 @@
 package io.seatlock.seats.booking;
 
 import io.seatlock.lock.FencingToken;
-import io.seatlock.seats.SeatsProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -17,26 +17,12 @@ import java.util.UUID;
 @Component
 class SeatReferee {
 
-    private static final String CLAIM = """
-            UPDATE seats SET buyer_email = :email, buyer_name = :name, booked_at = now(), fencing_token = :token
-            WHERE event_id = :event AND label = :seat AND buyer_email IS NULL""";
-    /** Chaos only: what an app that trusts its lock would write. */
-    private static final String CLAIM_UNGUARDED = """
-            UPDATE seats SET buyer_email = :email, buyer_name = :name, booked_at = now(), fencing_token = :token
-            WHERE event_id = :event AND label = :seat""";
-    private static final String INSERT_BOOKING = """
-            INSERT INTO bookings (id, event_id, seat_label, buyer_email, buyer_name, fencing_token)
-            VALUES (:id, :event, :seat, :email, :name, :token)""";
-    private static final String UPSERT_BOOKING_UNGUARDED = INSERT_BOOKING + """
-             ON CONFLICT (event_id, seat_label) DO UPDATE SET id = EXCLUDED.id, buyer_email = EXCLUDED.buyer_email,
-             buyer_name = EXCLUDED.buyer_name, fencing_token = EXCLUDED.fencing_token""";
-
     private final JdbcClient jdbc;
-    private final boolean unguarded;
+    private final RefereeStatements statements;
 
-    SeatReferee(JdbcClient jdbc, SeatsProperties properties) {
+    SeatReferee(JdbcClient jdbc, ObjectProvider<RefereeStatements> statements) {
         this.jdbc = jdbc;
-        this.unguarded = properties.chaos().unguardedWrite();
+        this.statements = statements.getIfAvailable(() -> RefereeStatements.GUARDED);
     }
 
     /** The holder's look before it writes: empty if the seat does not exist, else whether it is free. */
@@ -54,7 +40,7 @@ class SeatReferee {
     @Transactional
     public BookingConfirmation claim(SeatId seat, BookingRequest request, FencingToken token, String bouncer) {
         Long fence = token == null ? null : token.value();
-        int rows = jdbc.sql(unguarded ? CLAIM_UNGUARDED : CLAIM)
+        int rows = jdbc.sql(statements.claim())
                 .param("email", request.buyer()).param("name", request.name()).param("token", fence)
                 .param("event", seat.event()).param("seat", seat.seat())
                 .update();
@@ -62,7 +48,7 @@ class SeatReferee {
             throw isFree(seat).isPresent() ? new SeatAlreadyTaken(seat) : new SeatNotFound("seat " + seat);
         }
         UUID bookingId = UUID.randomUUID();
-        jdbc.sql(unguarded ? UPSERT_BOOKING_UNGUARDED : INSERT_BOOKING)
+        jdbc.sql(statements.insertBooking())
                 .param("id", bookingId).param("event", seat.event()).param("seat", seat.seat())
                 .param("email", request.buyer()).param("name", request.name()).param("token", fence)
                 .update();

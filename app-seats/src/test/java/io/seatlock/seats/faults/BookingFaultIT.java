@@ -8,6 +8,8 @@ import io.seatlock.localservers.FaultProxy;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.localservers.OwnedRedis;
 import io.seatlock.seats.SeatsApplication;
+import io.seatlock.seats.UnguardedReferee;
+import io.seatlock.seats.booking.RefereeStatements;
 import io.seatlock.seats.SeatsDatabase;
 import io.seatlock.seats.SeatsReplica;
 import io.seatlock.seats.booking.SeatWriteHook;
@@ -141,12 +143,13 @@ class BookingFaultIT {
                 }
             }
         };
-        Map<String, String> chaos = new HashMap<>(appProperties());
-        chaos.put("seats.chaos.unguarded-write", "true");
+        Map<String, String> props = new HashMap<>(appProperties());
         Set<String> seats = Set.of("20T");
         BookingHistory history = new BookingHistory();
-        try (SeatsReplica broken = SeatsReplica.start("broken", servers, mail.getSmtp().getPort(), stallFirstWriter,
-                chaos, "chaos")) {
+        try (SeatsReplica broken = SeatsReplica.startWith("broken", servers, mail.getSmtp().getPort(), c -> {
+            c.registerBean(SeatWriteHook.class, () -> stallFirstWriter);
+            c.registerBean(RefereeStatements.class, () -> UnguardedReferee.STATEMENTS);
+        }, props)) {
             ExecutorService pool = Executors.newSingleThreadExecutor();
             Future<?> lena = pool.submit(() -> book(history, port(broken), "20T", "broken-lena@example.com"));
             assertThat(stalled.await(10, TimeUnit.SECONDS)).isTrue();
