@@ -36,7 +36,7 @@ public final class ChildJvm implements AutoCloseable {
         properties.forEach((k, v) -> command.add("--" + k + "=" + v));
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240); // a busy machine starts a JVM slowly
         while (!healthAnswers(http)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
                 String output = Files.readString(log);

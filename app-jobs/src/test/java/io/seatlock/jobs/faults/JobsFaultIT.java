@@ -235,7 +235,7 @@ class JobsFaultIT {
                         "(?s).*\\{\"group\":\"paused\",\"candidate\":\"paused-child\",\"thisReplicaLeads\":false.*"));
                 ledger.record("paused", newEpoch, "rival", "still leading");
 
-                assertThat(takeoverMillis).as("a new leader within lease + retry").isLessThan(1000 + 100 + 500);
+                assertThat(takeoverMillis).as("a new leader within lease + retry (+ slack for a busy machine)").isLessThan(1000 + 100 + 1500);
                 assertThat(db.sql("""
                                 SELECT count(*) FROM leader_actions WHERE group_name = 'paused' AND holder = 'paused-child'
                                 AND id > (SELECT min(id) FROM leader_actions WHERE group_name = 'paused' AND holder = 'rival')""")
