@@ -13,7 +13,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -119,6 +125,64 @@ class BookingApiTest {
         assertThat(response.body()).contains("\"status\":400");
         assertThat(rows()).isEqualTo(before);
         assertThat(keysBefore).as("no new Redis keys (some may expire meanwhile)").containsAll(redisKeys());
+    }
+
+    @ParameterizedTest // GH-11 item 8
+    @ValueSource(strings = {"{", "", "[]", "{\"buyer\":", "\"just a string\""})
+    void unreadableBodiesAre400WithTheirOwnProblemType(String body) {
+        long before = rows();
+        HttpResponse<String> response = app.book("concert", "4A", body);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(response.body()).contains("\"type\":\"/problems/unreadable-body\"");
+        assertThat(rows()).isEqualTo(before);
+    }
+
+    @Test // GH-11 item 8
+    void unknownPathsAndWrongMethodsAnswerWithAProblemType() {
+        HttpResponse<String> unknown = app.get("/api/nope");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(unknown.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(unknown.body()).contains("\"type\":\"/problems/not-found\"");
+        HttpResponse<String> wrongMethod = app.get("/api/events/concert/seats/4A/booking");
+        assertThat(wrongMethod.statusCode()).isEqualTo(405);
+        assertThat(wrongMethod.body()).contains("\"type\":\"/problems/method-not-allowed\"");
+    }
+
+    @Test // GH-11 item 7: the limit holds on the stream, not on what Content-Length claims
+    void aChunkedBodyOverTheLimitIs413AndIsNotReadToItsEnd() throws Exception {
+        long before = rows();
+        long twentyMegabytes = 20L * 1024 * 1024;
+        AtomicLong written = new AtomicLong();
+        try (Socket socket = new Socket("127.0.0.1", app.uri("/").getPort())) {
+            socket.setSoTimeout(15_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/events/concert/seats/4A/booking HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            Thread writer = new Thread(() -> {
+                byte[] chunk = ("2000\r\n" + " ".repeat(8192) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+                try {
+                    out.write("1\r\n{\r\n".getBytes(StandardCharsets.US_ASCII));
+                    while (written.get() < twentyMegabytes) {
+                        out.write(chunk);
+                        written.addAndGet(8192);
+                    }
+                } catch (IOException e) {
+                    // the server answered and closed: that is the point
+                }
+            }, "huge-body");
+            writer.setDaemon(true);
+            long start = System.nanoTime();
+            writer.start();
+            String head = new String(socket.getInputStream().readNBytes(512), StandardCharsets.ISO_8859_1);
+            assertThat(head).startsWith("HTTP/1.1 413").contains("/problems/body-too-large");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            writer.join(15_000);
+            assertThat(written.get()).as("the server stopped taking the body long before its end")
+                    .isLessThan(twentyMegabytes);
+        }
+        assertThat(rows()).isEqualTo(before);
     }
 
     @Test

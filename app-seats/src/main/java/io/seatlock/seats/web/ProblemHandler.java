@@ -8,6 +8,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
@@ -35,6 +36,51 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 .collect(Collectors.toMap(e -> e.getField(), e -> String.valueOf(e.getDefaultMessage()), (a, b) -> a));
         problem.setProperty("errors", errors);
         return ResponseEntity.badRequest().body(problem);
+    }
+
+    /** Malformed JSON, an empty body, a JSON array, wrong types; or a body cut off at the size limit. */
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+                                                                  HttpHeaders headers, HttpStatusCode status,
+                                                                  WebRequest request) {
+        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RequestSizeLimit.BodyTooLarge) {
+                return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(problem(HttpStatus.CONTENT_TOO_LARGE,
+                        "body-too-large", "Body too large", cause.getMessage() + "; nothing was written"));
+            }
+        }
+        return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "unreadable-body", "Unreadable body",
+                "the body must be a JSON object such as {\"buyer\":\"ada@example.com\",\"name\":\"Ada\"}; "
+                        + "nothing was written"));
+    }
+
+    /**
+     * Every other error Spring MVC answers itself (unknown path, wrong method or media type, ...) gets a
+     * problem type too, named after its status: one of those listed in the README.
+     */
+    @Override
+    protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode status,
+                                                          WebRequest request) {
+        if (body instanceof ProblemDetail problem && (problem.getType() == null
+                || URI.create("about:blank").equals(problem.getType()))) {
+            problem.setType(URI.create("/problems/" + switch (status.value()) {
+                case 404 -> "not-found";
+                case 405 -> "method-not-allowed";
+                case 406 -> "not-acceptable";
+                case 413 -> "body-too-large";
+                case 415 -> "unsupported-media-type";
+                default -> status.is4xxClientError() ? "invalid-request" : "internal-error";
+            }));
+        }
+        return super.createResponseEntity(body, headers, status, request);
+    }
+
+    /** Anything unexpected: 500 with a problem body; the cause goes to the log, not to the client. */
+    @ExceptionHandler(Exception.class)
+    ProblemDetail unexpected(Exception e) {
+        logger.error("unexpected error", e);
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
+                "the request failed unexpectedly; if it was a booking, look it up before retrying");
     }
 
     @ExceptionHandler({CannotGetJdbcConnectionException.class, CannotCreateTransactionException.class,
