@@ -1,6 +1,7 @@
 package io.seatlock.lock;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
 
@@ -53,8 +54,15 @@ public interface DistributedLock {
     Optional<String> holder(String name);
 
     /**
-     * Names of the locks held right now that start with {@code namePrefix} (a {@code SCAN}): for status
-     * displays such as a seat map, never for decisions, since the answer is stale on arrival.
+     * Names of the locks held right now that start with {@code namePrefix} (a {@code SCAN} of the whole
+     * keyspace: its cost grows with everything in Redis). For status displays, never for decisions.
      */
     Set<String> heldNames(String namePrefix);
+
+    /**
+     * Which of {@code names} are held right now: one {@code EXISTS} per name, all sent at once and answered
+     * within one command timeout, so the cost follows the names asked about, not the size of Redis. For
+     * status displays such as a seat map, never for decisions: the answer is stale on arrival.
+     */
+    Set<String> held(Collection<String> names);
 }

@@ -115,6 +115,8 @@ class RedisLockContractTest {
         assertThat(lock.heldLeases()).hasSize(2);
         assertThat(lock.heldNames("a:")).containsExactlyInAnyOrder("a:1", "a:2");
         assertThat(lock.heldNames("b:")).isEmpty();
+        assertThat(lock.held(List.of("a:1", "a:3", "b:1"))).containsExactly("a:1");
+        assertThat(lock.held(List.of())).isEmpty();
     }
 
     @Test

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -315,6 +316,25 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             cursor = page;
         } while (!cursor.isFinished());
         return names;
+    }
+
+    @Override
+    public Set<String> held(Collection<String> names) {
+        List<String> asked = List.copyOf(names);
+        asked.forEach(LockSpec::requireValidName);
+        if (asked.isEmpty()) {
+            return Set.of();
+        }
+        List<CompletableFuture<Long>> answers = asked.stream()
+                .map(name -> send(r -> r.exists(lockKey(name)).toCompletableFuture())).toList();
+        call(LockListener.groupOf(asked.get(0)), r -> CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)));
+        Set<String> held = new HashSet<>();
+        for (int i = 0; i < asked.size(); i++) {
+            if (answers.get(i).join() == 1) {
+                held.add(asked.get(i));
+            }
+        }
+        return held;
     }
 
     /** One round trip to Redis, for health checks. */

@@ -145,6 +145,11 @@ class SharedLockAutoConfigurationTest {
         public Set<String> heldNames(String namePrefix) {
             return Set.of();
         }
+
+        @Override
+        public Set<String> held(java.util.Collection<String> names) {
+            return Set.of();
+        }
     }
 
     @Test

@@ -69,6 +69,8 @@ class RedisClusterLockTest {
         lock.tryAcquire("held:b", Duration.ofSeconds(10), OverlapImpact.WASTED_WORK).orElseThrow();
         lock.tryAcquire("held:c", Duration.ofSeconds(10), OverlapImpact.WASTED_WORK).orElseThrow();
         assertThat(lock.heldNames("held:")).containsExactlyInAnyOrder("held:a", "held:b", "held:c");
+        assertThat(lock.held(java.util.List.of("held:a", "held:c", "held:z"))).as("keys in different slots")
+                .containsExactlyInAnyOrder("held:a", "held:c");
     }
 
     private static int nodeHolding(String key) {

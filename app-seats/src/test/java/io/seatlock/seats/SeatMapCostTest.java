@@ -1,0 +1,70 @@
+package io.seatlock.seats;
+
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.localservers.OwnedRedis;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * GH-11 item 6: a seat-map view costs one EXISTS per free seat of that event, never a scan of Redis, so a
+ * Redis holding a million unrelated keys answers it as fast as an empty one.
+ */
+class SeatMapCostTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("SeatMapCostTest");
+
+    private static long calls(OwnedRedis redis, String command) {
+        String stats = redis.server().with(r -> r.info("commandstats"));
+        Matcher m = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(stats);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    @Test
+    void aSeatMapViewAsksOnlyAboutTheEventsSeatsHoweverLargeRedisIs() throws Exception {
+        try (OwnedRedis redis = new OwnedRedis()) {
+            String populated = redis.server().with(r -> r.dispatch(CommandType.DEBUG, new StatusOutput<>(StringCodec.UTF8),
+                    new CommandArgs<>(StringCodec.UTF8).add("POPULATE").add(1_000_000).add("unrelated")));
+            assertThat(populated).isEqualTo("OK");
+            long keys = redis.server().with(r -> r.dbsize());
+            assertThat(keys).isGreaterThanOrEqualTo(1_000_000L);
+            try (SeatsReplica app = SeatsReplica.start("map", servers, 1, null, Map.of(
+                    "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
+                 RedisLockClient someoneElse = RedisLockClient.standalone(RedisURI.create("127.0.0.1", redis.port()),
+                         Duration.ofSeconds(2),
+                         RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP)) {
+                someoneElse.tryAcquire("seat:concert:7K", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+                app.get("/api/events/concert/seats"); // warm up connections and code paths
+                long scansBefore = calls(redis, "scan");
+                long existsBefore = calls(redis, "exists");
+
+                long start = System.nanoTime();
+                HttpResponse<String> map = app.get("/api/events/concert/seats");
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+                assertThat(map.statusCode()).isEqualTo(200);
+                assertThat(map.body()).contains("{\"seat\":\"7K\",\"status\":\"HELD\"}", "{\"seat\":\"8K\",\"status\":\"FREE\"}");
+                assertThat(calls(redis, "scan")).as("no SCAN of the keyspace").isEqualTo(scansBefore);
+                assertThat(calls(redis, "exists") - existsBefore).as("one EXISTS per seat of the event").isEqualTo(400);
+                assertThat(took).as("one round of EXISTS, not a walk through a million keys").isLessThan(Duration.ofSeconds(3));
+            }
+        }
+    }
+}
