@@ -10,10 +10,6 @@ import io.seatlock.jobs.stock.StockReservations;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.localservers.IsolatedServers;
-import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
-import net.javacrumbs.shedlock.core.LockConfiguration;
-import net.javacrumbs.shedlock.core.LockProvider;
-import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +30,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -145,59 +140,6 @@ class JobsReplicasTest {
         assertThat(db.sql("SELECT count(*) FROM payments WHERE state = 'CAPTURED'").query(Long.class).single()).isEqualTo(25);
         assertThat(db.sql("SELECT count(*) FROM job_runs WHERE job_name = 'payment-capture' AND slot = ?")
                 .params(java.sql.Timestamp.from(slot)).query(Long.class).single()).isEqualTo(1);
-    }
-
-    @Test
-    void shedLockRunsAScheduledTaskOnOneReplicaAtATime() throws Exception {
-        AtomicInteger running = new AtomicInteger();
-        AtomicInteger overlaps = new AtomicInteger();
-        AtomicInteger ran = new AtomicInteger();
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch finish = new CountDownLatch(1);
-        List<Callable<Boolean>> attempts = new ArrayList<>();
-        for (LockProvider provider : beans(LockProvider.class)) {
-            DefaultLockingTaskExecutor executor = new DefaultLockingTaskExecutor(provider);
-            attempts.add(() -> executedOnce(executor, () -> {
-                if (running.incrementAndGet() > 1) {
-                    overlaps.incrementAndGet();
-                }
-                ran.incrementAndGet();
-                inside.countDown();
-                try {
-                    finish.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                running.decrementAndGet();
-                return true;
-            }, new LockConfiguration(Instant.now(), "nightly-report", Duration.ofMinutes(1), Duration.ZERO)));
-        }
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        Future<Boolean> release = pool.submit(() -> {
-            inside.await(10, TimeUnit.SECONDS);
-            await().atMost(Duration.ofSeconds(5)).until(() -> servers.redis()
-                    .with(r -> r.exists(servers.keyPrefix() + "lock:{nightly-report}")) == 1);
-            finish.countDown();
-            return true;
-        });
-        List<Boolean> executed = concurrently(attempts);
-        release.get(20, TimeUnit.SECONDS);
-        pool.shutdown();
-
-        assertThat(executed.stream().filter(Boolean::booleanValue)).hasSize(1);
-        assertThat(ran).hasValue(1);
-        assertThat(overlaps).hasValue(0);
-    }
-
-    private static boolean executedOnce(LockingTaskExecutor executor, LockingTaskExecutor.TaskWithResult<Boolean> task,
-                                        LockConfiguration configuration) throws Exception {
-        try {
-            return executor.executeWithLock(task, configuration).wasExecuted();
-        } catch (Exception | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
     }
 
     @Test

@@ -9,14 +9,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-/** {@code jobs.lock-provider=shedlock-redis} swaps in ShedLock's stock Redis provider, in its safe mode. */
+/**
+ * {@code jobs.lock-provider=shedlock-redis} swaps in ShedLock's stock Redis provider, in its safe mode; the
+ * test shows what safe mode changes by running the same stale-unlock steps with it off.
+ */
 class StockShedLockProviderTest {
 
     @RegisterExtension
@@ -40,7 +45,27 @@ class StockShedLockProviderTest {
                     .isEmpty();
             lock.unlock();
             assertThat(exists("job-lock:jobs:" + name)).isFalse();
+
+            // Safe mode: a holder whose lock expired cannot delete the next holder's lock with its unlock.
+            RedisConnectionFactory redis = context.getBean(RedisConnectionFactory.class);
+            assertThat(staleUnlockDeletesNextHolder(provider, name + "-safe")).isFalse();
+            // The same steps with safe mode off (ShedLock's default) do delete it: what the test catches.
+            LockProvider unsafe = new RedisLockProvider.Builder(redis).environment("jobs").build();
+            assertThat(staleUnlockDeletesNextHolder(unsafe, name + "-unsafe")).isTrue();
         }
+    }
+
+    /** A holder's lock expires, another replica takes it, the first one unlocks late: is the new lock gone? */
+    private static boolean staleUnlockDeletesNextHolder(LockProvider provider, String name) {
+        SimpleLock stale = provider.lock(new LockConfiguration(Instant.now(), name, Duration.ofMillis(200), Duration.ZERO))
+                .orElseThrow();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !exists("job-lock:jobs:" + name));
+        SimpleLock next = provider.lock(new LockConfiguration(Instant.now(), name, Duration.ofMinutes(1), Duration.ZERO))
+                .orElseThrow();
+        stale.unlock();
+        boolean deleted = !exists("job-lock:jobs:" + name);
+        next.unlock();
+        return deleted;
     }
 
     private static boolean exists(String key) {

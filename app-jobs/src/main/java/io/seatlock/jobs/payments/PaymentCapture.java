@@ -6,6 +6,8 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 
 /**
@@ -35,9 +37,11 @@ public class PaymentCapture {
         int captured = 0;
         for (long id : pending) {
             captured += jdbc.sql("""
-                            UPDATE payments SET state = 'CAPTURED', captured_by = :runner, captured_at = now()
+                            UPDATE payments SET state = 'CAPTURED', captured_by = :runner, captured_at = now(),
+                              captured_slot = :slot
                             WHERE id = :id AND state = 'PENDING'""")
-                    .param("runner", slots.runner()).param("id", id).update();
+                    .param("runner", slots.runner()).param("slot", OffsetDateTime.ofInstant(slot, ZoneOffset.UTC))
+                    .param("id", id).update();
         }
         return captured;
     }

@@ -40,6 +40,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,16 +98,19 @@ class JobsFaultIT {
         Random random = new Random(SEED);
         Map<Long, List<Integer>> capturedPerSlot = new ConcurrentHashMap<>();
         AtomicLong unknownCalls = new AtomicLong();
+        Set<Long> unknownSlots = ConcurrentHashMap.newKeySet();
         Set<String> accepted = ConcurrentHashMap.newKeySet();
         Set<String> rejected = ConcurrentHashMap.newKeySet();
         List<String> errors = new CopyOnWriteArrayList<>();
         AtomicBoolean done = new AtomicBoolean();
 
+        AtomicIntegerArray landed = new AtomicIntegerArray(4);
         Thread nemesis = new Thread(() -> {
             Random faults = new Random(SEED + 1);
             while (!done.get()) {
+                int kind = faults.nextInt(4);
                 try {
-                    switch (faults.nextInt(4)) {
+                    switch (kind) {
                         case 0 -> redis.server().with(RedisCommands::flushall);
                         case 1 -> redis.server().with(r -> r.clientKill(KillArgs.Builder.typeNormal()));
                         case 2 -> redis.restart();
@@ -114,9 +118,10 @@ class JobsFaultIT {
                                 + "WHERE datname = ? AND pid <> pg_backend_pid()").params(servers.database())
                                 .query(Long.class).single();
                     }
+                    landed.incrementAndGet(kind);
                     Thread.sleep(150 + faults.nextInt(250));
                 } catch (Exception e) {
-                    // keep injecting
+                    // keep injecting; the assertion below checks that each kind landed
                 }
             }
         }, "jobs-nemesis");
@@ -135,10 +140,11 @@ class JobsFaultIT {
                         // the nemesis cut this connection; the payment simply does not exist
                     }
                     try {
-                        int n = capture.captureDue(Instant.ofEpochSecond(1_700_000_000L + slot));
+                        int n = capture.captureDue(JobsHistoryChecker.slotTime(slot));
                         capturedPerSlot.computeIfAbsent(slot, s -> new CopyOnWriteArrayList<>()).add(n);
                     } catch (RuntimeException e) {
                         unknownCalls.incrementAndGet();
+                        unknownSlots.add(slot);
                     }
                     Thread.sleep(20);
                 }
@@ -178,13 +184,26 @@ class JobsFaultIT {
             pool.shutdown();
         }
 
-        long capturedByUnknown = unknownCalls.get() * 200;
-        List<String> violations = JobsHistoryChecker.check(db, capturedPerSlot, capturedByUnknown, accepted, rejected);
+        List<String> violations = JobsHistoryChecker.check(db, capturedPerSlot, unknownSlots, accepted, rejected);
         System.out.printf("jobs faults: %d slots, %d unknown capture calls, %d accepted and %d rejected leader writes, "
                 + "%d other errors%n", capturedPerSlot.size(), unknownCalls.get(), accepted.size(), rejected.size(), errors.size());
         assertThat(violations).as("seed " + SEED).isEmpty();
+        for (int kind = 0; kind < landed.length(); kind++) {
+            assertThat(landed.get(kind)).as("fault kind %d (flushall, client kill, restart, terminate) landed", kind)
+                    .isPositive();
+        }
         assertThat(accepted).as("leaders made progress").isNotEmpty();
         assertThat(capturedPerSlot).as("jobs made progress").isNotEmpty();
+    }
+
+    @Test
+    void theCheckerCatchesACaptureNoCallerWasToldAbout() {
+        db.sql("INSERT INTO payments (idempotency_key, amount_cents, state, captured_by, captured_slot) "
+                + "VALUES ('checker-probe', 100, 'CAPTURED', 'ghost', ?)").params(java.sql.Timestamp.from(
+                JobsHistoryChecker.slotTime(999))).update();
+        List<String> violations = JobsHistoryChecker.check(db, Map.of(999L, List.of(0)), Set.of(), Set.of(), Set.of());
+        db.sql("DELETE FROM payments WHERE idempotency_key = 'checker-probe'").update();
+        assertThat(violations).anySatisfy(v -> assertThat(v).contains("slot 999: 1 payments stored as captured, callers were told 0"));
     }
 
     @Test

@@ -40,6 +40,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -170,12 +171,14 @@ class BookingFaultIT {
         List<String> seatList = new ArrayList<>(seats);
         BookingHistory history = new BookingHistory();
         AtomicBoolean done = new AtomicBoolean();
+        AtomicInteger landed = new AtomicInteger();
         Thread nemesis = new Thread(() -> {
             while (!done.get()) {
                 try {
                     inject(fault, child);
+                    landed.incrementAndGet();
                 } catch (Exception e) {
-                    // a fault that fails to inject is itself a fault; keep going
+                    // a fault that fails to inject is itself a fault; keep going (but see the assertion below)
                 }
             }
             heal(fault, child);
@@ -195,6 +198,7 @@ class BookingFaultIT {
         done.set(true);
         nemesis.join(30_000);
         clients.shutdown();
+        assertThat(landed.get()).as("faults of kind %s that actually landed during the run", fault).isPositive();
         return history;
     }
 
