@@ -64,6 +64,14 @@ public final class SeatsReplica implements AutoCloseable {
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
+    /** A booking with an {@code Idempotency-Key} header, as a client that may retry sends it. */
+    public HttpResponse<String> book(String event, String seat, String buyer, String name, String idempotencyKey) {
+        return send(HttpRequest.newBuilder(uri("/api/events/" + event + "/seats/" + seat + "/booking"))
+                .header("Content-Type", "application/json").header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"buyer\":\"" + buyer + "\",\"name\":\"" + name + "\"}"))
+                .build());
+    }
+
     public HttpResponse<String> book(String event, String seat, String buyer, String name) {
         return book(event, seat, "{\"buyer\":\"" + buyer + "\",\"name\":\"" + name + "\"}");
     }

@@ -27,6 +27,7 @@ public final class FaultProxy implements AutoCloseable {
     private final AtomicLong stalledReads = new AtomicLong();
     private final ByteRecorder fromClients = new ByteRecorder();
     private volatile Mode mode = Mode.PASS;
+    private volatile String cutAfterCommitOf;
 
     public FaultProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
@@ -59,6 +60,15 @@ public final class FaultProxy implements AutoCloseable {
         mode = Mode.PASS;
     }
 
+    /**
+     * Arms a one-shot cut for PostgreSQL: once a client has sent {@code marker} (a statement of the
+     * transaction to hit), the server's reply to the COMMIT that follows (its {@code COMMIT} command tag)
+     * is dropped and every connection cut: the transaction is committed, and the client cannot know.
+     */
+    public void cutAfterCommitFollowing(String marker) {
+        cutAfterCommitOf = marker;
+    }
+
     /** How many reads (requests, in practice) the black hole has swallowed so far: a request is in flight. */
     public long stalledReads() {
         return stalledReads.get();
@@ -80,8 +90,9 @@ public final class FaultProxy implements AutoCloseable {
                 Socket upstream = new Socket(targetHost, targetPort);
                 sockets.add(client);
                 sockets.add(upstream);
-                pump(client, upstream, fromClients);
-                pump(upstream, client, null);
+                java.util.concurrent.atomic.AtomicBoolean markerSent = new java.util.concurrent.atomic.AtomicBoolean();
+                pump(client, upstream, fromClients, markerSent);
+                pump(upstream, client, null, markerSent);
             } catch (IOException e) {
                 if (server.isClosed()) {
                     return;
@@ -90,7 +101,8 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to, ByteRecorder recorder) {
+    private void pump(Socket from, Socket to, ByteRecorder recorder,
+                      java.util.concurrent.atomic.AtomicBoolean markerSent) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[8192];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -98,6 +110,16 @@ public final class FaultProxy implements AutoCloseable {
                 while ((n = in.read(buffer)) >= 0) {
                     if (recorder != null) {
                         recorder.add(buffer, n);
+                        String marker = cutAfterCommitOf;
+                        if (marker != null && new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1)
+                                .contains(marker)) {
+                            markerSent.set(true);
+                        }
+                    } else if (markerSent.get() && cutAfterCommitOf != null
+                            && new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1).contains("COMMIT")) {
+                        cutAfterCommitOf = null; // the server has committed; its answer never arrives
+                        closeAll();
+                        return;
                     }
                     if (mode == Mode.BLACKHOLE) {
                         stalledReads.incrementAndGet();

@@ -8,15 +8,21 @@ import jakarta.validation.Valid;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.net.URI;
+import java.util.regex.Pattern;
 
 @RestController
 class BookingController {
+
+    private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7E]{1,100}");
 
     private final BookingService bookings;
 
@@ -32,15 +38,36 @@ class BookingController {
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
             @ApiResponse(responseCode = "409", description = "seat-busy (someone is booking it) or seat-taken",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
-            @ApiResponse(responseCode = "503", description = "database unavailable; nothing confirmed",
+            @ApiResponse(responseCode = "422", description = "idempotency-key-reused: the key names a booking of another seat",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
+            @ApiResponse(responseCode = "503", description = "database-unavailable (nothing was booked) or "
+                    + "outcome-unknown (the connection broke during COMMIT: retry with the same Idempotency-Key)",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class)))})
     @PostMapping("/api/events/{event}/seats/{seat}/booking")
     ResponseEntity<BookingConfirmation> book(@PathVariable String event, @PathVariable String seat,
+                                             @RequestHeader(name = "Idempotency-Key", required = false) String key,
                                              @Valid @RequestBody BookingRequest request) {
-        BookingConfirmation booked = bookings.book(SeatId.parse(event, seat), request);
+        BookingConfirmation booked = bookings.book(SeatId.parse(event, seat), request, requireValidKey(key));
         return ResponseEntity.status(HttpStatus.CREATED)
                 .location(URI.create("/api/events/" + event + "/seats/" + seat))
                 .header("X-Bouncer", booked.bouncer())
                 .body(booked);
+    }
+
+    @Operation(summary = "Look a booking up by the Idempotency-Key it was made with", responses = {
+            @ApiResponse(responseCode = "200", description = "that key made this booking"),
+            @ApiResponse(responseCode = "404", description = "no booking was made with that key",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class)))})
+    @GetMapping("/api/bookings")
+    BookingConfirmation byIdempotencyKey(@RequestParam("idempotency-key") String key) {
+        return bookings.find(requireValidKey(key))
+                .orElseThrow(() -> new SeatNotFound("a booking made with that Idempotency-Key"));
+    }
+
+    private static String requireValidKey(String key) {
+        if (key != null && !IDEMPOTENCY_KEY.matcher(key).matches()) {
+            throw new BadIdempotencyKey();
+        }
+        return key;
     }
 }

@@ -42,9 +42,47 @@ public class BookingService {
         this.sold = sold;
     }
 
-    public BookingConfirmation book(SeatId seat, BookingRequest request) {
+    /**
+     * Books {@code seat}. With an {@code idempotencyKey}, a retry of a booking that was made returns that
+     * booking again (its original confirmation), whatever happened to the first answer.
+     */
+    public BookingConfirmation book(SeatId seat, BookingRequest request, String idempotencyKey) {
+        if (idempotencyKey != null) {
+            Optional<BookingConfirmation> earlier = referee.findByIdempotencyKey(idempotencyKey);
+            if (earlier.isPresent()) {
+                return replay(seat, earlier.get());
+            }
+        }
+        try {
+            return bookOnce(seat, request, idempotencyKey);
+        } catch (SeatAlreadyTaken e) {
+            // two retries of one booking racing each other: the loser finds the winner's booking by its key
+            if (idempotencyKey != null) {
+                Optional<BookingConfirmation> made = referee.findByIdempotencyKey(idempotencyKey);
+                if (made.isPresent()) {
+                    return replay(seat, made.get());
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** The booking made with {@code idempotencyKey}, if one was. */
+    public Optional<BookingConfirmation> find(String idempotencyKey) {
+        return referee.findByIdempotencyKey(idempotencyKey);
+    }
+
+    private BookingConfirmation replay(SeatId seat, BookingConfirmation earlier) {
+        if (!earlier.event().equals(seat.event()) || !earlier.seat().equals(seat.seat())) {
+            throw new IdempotencyKeyReused(seat);
+        }
+        count("replayed");
+        return earlier;
+    }
+
+    private BookingConfirmation bookOnce(SeatId seat, BookingRequest request, String idempotencyKey) {
         if (!properties.bouncerEnabled()) {
-            return decide(seat, request, null, "off");
+            return decide(seat, request, idempotencyKey, null, "off");
         }
         if (sold.knownSold(seat)) {
             count("seat-taken");
@@ -66,7 +104,7 @@ public class BookingService {
         }
         try {
             FencingToken token = lease.map(LockLease::fencingToken).orElse(null);
-            BookingConfirmation booked = decide(seat, request, token, bouncerState);
+            BookingConfirmation booked = decide(seat, request, idempotencyKey, token, bouncerState);
             sold.markSold(seat); // committed; marked before the lock is released, so no buyer slips between
             return booked;
         } finally {
@@ -75,7 +113,8 @@ public class BookingService {
     }
 
     /** The referee's part: look, (maybe pause), write conditionally. */
-    private BookingConfirmation decide(SeatId seat, BookingRequest request, FencingToken token, String bouncerState) {
+    private BookingConfirmation decide(SeatId seat, BookingRequest request, String idempotencyKey, FencingToken token,
+                                       String bouncerState) {
         Optional<Boolean> free = referee.isFree(seat);
         if (free.isEmpty()) {
             count("not-found");
@@ -86,14 +125,15 @@ public class BookingService {
             throw new SeatAlreadyTaken(seat);
         }
         hook.beforeWrite(seat, request);
-        BookingConfirmation confirmation = claim(seat, request, token, bouncerState);
+        BookingConfirmation confirmation = claim(seat, request, idempotencyKey, token, bouncerState);
         count("booked");
         return confirmation;
     }
 
-    private BookingConfirmation claim(SeatId seat, BookingRequest request, FencingToken token, String bouncerState) {
+    private BookingConfirmation claim(SeatId seat, BookingRequest request, String idempotencyKey, FencingToken token,
+                                      String bouncerState) {
         try {
-            return referee.claim(seat, request, token, bouncerState);
+            return referee.claim(seat, request, idempotencyKey, token, bouncerState);
         } catch (SeatAlreadyTaken e) {
             // The holder looked, saw the seat free, and still lost: its lease ended before it wrote.
             count("taken-at-write");

@@ -10,7 +10,11 @@ import java.net.URI;
 public abstract class SeatProblem extends ErrorResponseException {
 
     protected SeatProblem(HttpStatus status, String type, String title, String detail) {
-        super(status, problem(status, type, title, detail), null);
+        this(status, type, title, detail, null);
+    }
+
+    protected SeatProblem(HttpStatus status, String type, String title, String detail, Throwable cause) {
+        super(status, problem(status, type, title, detail), cause);
     }
 
     private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {

@@ -4,10 +4,14 @@ import io.seatlock.lock.FencingToken;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Decides who gets a seat, in PostgreSQL: one conditional UPDATE (the row is re-checked under its row
@@ -18,10 +22,12 @@ import java.util.UUID;
 class SeatReferee {
 
     private final JdbcClient jdbc;
+    private final TransactionTemplate transactions;
     private final RefereeStatements statements;
 
-    SeatReferee(JdbcClient jdbc, ObjectProvider<RefereeStatements> statements) {
+    SeatReferee(JdbcClient jdbc, TransactionTemplate transactions, ObjectProvider<RefereeStatements> statements) {
         this.jdbc = jdbc;
+        this.transactions = transactions;
         this.statements = statements.getIfAvailable(() -> RefereeStatements.GUARDED);
     }
 
@@ -33,12 +39,43 @@ class SeatReferee {
                 .query(Boolean.class).optional();
     }
 
+    /** The booking this key made, if any (its confirmation as first returned, but for the bouncer state). */
+    @Transactional(readOnly = true)
+    public Optional<BookingConfirmation> findByIdempotencyKey(String idempotencyKey) {
+        return jdbc.sql("SELECT id, event_id, seat_label, buyer_email, fencing_token FROM bookings "
+                        + "WHERE idempotency_key = :key")
+                .param("key", idempotencyKey)
+                .query((rs, n) -> new BookingConfirmation(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
+                        rs.getString(4), (Long) rs.getObject(5), "replayed"))
+                .optional();
+    }
+
     /**
+     * Claims the seat in one transaction that commits whole or not at all. A connection lost during its
+     * COMMIT leaves the outcome unknown: {@link BookingOutcomeUnknown}, never "nothing was booked".
+     *
      * @throws SeatAlreadyTaken if the seat has a buyer (the conditional write matched 0 rows)
      * @throws SeatNotFound     if the event or seat does not exist
      */
-    @Transactional
-    public BookingConfirmation claim(SeatId seat, BookingRequest request, FencingToken token, String bouncer) {
+    public BookingConfirmation claim(SeatId seat, BookingRequest request, String idempotencyKey, FencingToken token,
+                                     String bouncer) {
+        AtomicBoolean written = new AtomicBoolean();
+        try {
+            return transactions.execute(tx -> {
+                BookingConfirmation done = write(seat, request, idempotencyKey, token, bouncer);
+                written.set(true); // from here on only the COMMIT is left
+                return done;
+            });
+        } catch (DataAccessException | TransactionException e) {
+            if (written.get()) {
+                throw new BookingOutcomeUnknown(seat, idempotencyKey, e);
+            }
+            throw e;
+        }
+    }
+
+    private BookingConfirmation write(SeatId seat, BookingRequest request, String idempotencyKey, FencingToken token,
+                                      String bouncer) {
         Long fence = token == null ? null : token.value();
         int rows = jdbc.sql(statements.claim())
                 .param("email", request.buyer()).param("name", request.name()).param("token", fence)
@@ -51,6 +88,7 @@ class SeatReferee {
         jdbc.sql(statements.insertBooking())
                 .param("id", bookingId).param("event", seat.event()).param("seat", seat.seat())
                 .param("email", request.buyer()).param("name", request.name()).param("token", fence)
+                .param("key", idempotencyKey)
                 .update();
         jdbc.sql("""
                         INSERT INTO email_outbox (idempotency_key, booking_id, recipient, subject, body)

@@ -1,0 +1,58 @@
+package io.seatlock.seats;
+
+import io.seatlock.localservers.FaultProxy;
+import io.seatlock.localservers.IsolatedServers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * GH-11 item 1: the connection breaks after PostgreSQL received and committed the booking's COMMIT. The
+ * client is told the outcome is unknown (never "nothing was booked"), and a retry with the same
+ * Idempotency-Key returns the booking that was made instead of "seat taken".
+ */
+class BookingOutcomeTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("BookingOutcomeTest");
+
+    @Test
+    void aBookingWhoseCommitReplyIsLostIsUnknownAndItsRetryFindsIt() throws Exception {
+        JdbcTemplate db = new JdbcTemplate(servers.dataSource());
+        try (FaultProxy postgres = new FaultProxy(servers.postgres().host(), servers.postgres().port());
+             SeatsReplica app = SeatsReplica.start("commit-cut", servers, 1, null, Map.of(
+                     "spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/" + servers.database(),
+                     "seats.relay.interval", "1h"))) {
+            postgres.cutAfterCommitFollowing("INSERT INTO email_outbox");
+
+            HttpResponse<String> first = app.book("concert", "9E", "ada@example.com", "Ada", "ada-9e-1");
+            assertThat(first.statusCode()).as(first.body()).isEqualTo(503);
+            assertThat(first.body()).contains("\"type\":\"/problems/outcome-unknown\"").doesNotContain("nothing was booked");
+            // It was booked: the COMMIT reached PostgreSQL.
+            assertThat(db.queryForObject("SELECT buyer_email FROM seats WHERE event_id = 'concert' AND label = '9E'",
+                    String.class)).isEqualTo("ada@example.com");
+            String bookingId = db.queryForObject("SELECT id::text FROM bookings WHERE idempotency_key = 'ada-9e-1'",
+                    String.class);
+
+            HttpResponse<String> retry = app.book("concert", "9E", "ada@example.com", "Ada", "ada-9e-1");
+            assertThat(retry.statusCode()).as(retry.body()).isEqualTo(201);
+            assertThat(retry.body()).contains("\"bookingId\":\"" + bookingId + "\"");
+            HttpResponse<String> lookUp = app.get("/api/bookings?idempotency-key=ada-9e-1");
+            assertThat(lookUp.statusCode()).isEqualTo(200);
+            assertThat(lookUp.body()).contains("\"bookingId\":\"" + bookingId + "\"", "\"seat\":\"9E\"");
+
+            assertThat(app.book("concert", "9E", "bob@example.com", "Bob", "bob-9e-1").statusCode())
+                    .as("another buyer's key is another booking: taken").isEqualTo(409);
+            assertThat(app.book("concert", "10E", "ada@example.com", "Ada", "ada-9e-1").statusCode())
+                    .as("a key names one booking").isEqualTo(422);
+            assertThat(app.get("/api/bookings?idempotency-key=never-used").statusCode()).isEqualTo(404);
+            assertThat(db.queryForObject("SELECT count(*) FROM email_outbox WHERE booking_id = ?::uuid", Long.class,
+                    bookingId)).as("one confirmation, retry or not").isEqualTo(1);
+        }
+    }
+}
