@@ -28,6 +28,7 @@ public final class FaultProxy implements AutoCloseable {
     private final ByteRecorder fromClients = new ByteRecorder();
     private volatile Mode mode = Mode.PASS;
     private volatile String cutAfterCommitOf;
+    private volatile String blackholeAfter;
 
     public FaultProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
@@ -67,6 +68,14 @@ public final class FaultProxy implements AutoCloseable {
      */
     public void cutAfterCommitFollowing(String marker) {
         cutAfterCommitOf = marker;
+    }
+
+    /**
+     * Arms a one-shot black hole: the client's message containing {@code marker} still reaches the server
+     * (which runs it, taking its row locks), and from then on nothing passes either way.
+     */
+    public void blackholeAfterClientSends(String marker) {
+        blackholeAfter = marker;
     }
 
     /** How many reads (requests, in practice) the black hole has swallowed so far: a request is in flight. */
@@ -110,10 +119,18 @@ public final class FaultProxy implements AutoCloseable {
                 while ((n = in.read(buffer)) >= 0) {
                     if (recorder != null) {
                         recorder.add(buffer, n);
+                        String sent = new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
                         String marker = cutAfterCommitOf;
-                        if (marker != null && new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1)
-                                .contains(marker)) {
+                        if (marker != null && sent.contains(marker)) {
                             markerSent.set(true);
+                        }
+                        String dark = blackholeAfter;
+                        if (dark != null && sent.contains(dark)) {
+                            blackholeAfter = null;
+                            out.write(buffer, 0, n);
+                            out.flush();
+                            mode = Mode.BLACKHOLE;
+                            continue;
                         }
                     } else if (markerSent.get() && cutAfterCommitOf != null
                             && new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1).contains("COMMIT")) {
@@ -136,12 +153,24 @@ public final class FaultProxy implements AutoCloseable {
             } catch (IOException | InterruptedException e) {
                 // connection cut: that is the fault being injected, or the end of the test
             } finally {
+                // A black hole swallows a close too: the far side must not learn of it until the link heals.
+                awaitNoBlackhole();
                 close(from);
                 close(to);
             }
         }, "fault-proxy-pump");
         t.setDaemon(true);
         t.start();
+    }
+
+    private void awaitNoBlackhole() {
+        try {
+            while (mode == Mode.BLACKHOLE && !server.isClosed()) {
+                Thread.sleep(5);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void closeAll() {
