@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.time.Duration;
@@ -108,18 +109,19 @@ class JobsReplicasTest {
     }
 
     @Test
-    void migrationsRanExactlyOnceAndAllThreeReplicasCameUp() {
+    void migrationsRanExactlyOnceAndAllThreeReplicasCameUp() throws Exception {
+        int appMigrations = new PathMatchingResourcePatternResolver().getResources("classpath:db/migration/V*.sql").length;
         assertThat(replicas).hasSize(3).allMatch(ConfigurableApplicationContext::isActive);
         assertThat(db.sql("SELECT count(*) FROM flyway_schema_history WHERE success AND version IS NOT NULL")
-                .query(Long.class).single()).isEqualTo(3);
+                .query(Long.class).single()).isEqualTo(appMigrations);
         assertThat(db.sql("SELECT count(DISTINCT version) FROM flyway_schema_history").query(Long.class).single())
-                .isEqualTo(3);
+                .isEqualTo(appMigrations);
         // the library's own tables come as repeatable migrations (db/seatlock): lock_fences, job_runs
         assertThat(db.sql("SELECT count(*) FROM flyway_schema_history WHERE success AND version IS NULL")
                 .query(Long.class).single()).isEqualTo(2);
         double executed = beans(MeterRegistry.class).stream()
                 .mapToDouble(m -> m.counter("seatlock.migrations.executed").count()).sum();
-        assertThat(executed).as("each of the 5 migrations ran on exactly one replica").isEqualTo(5.0);
+        assertThat(executed).as("each migration ran on exactly one replica").isEqualTo(appMigrations + 2.0);
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.localservers.FaultProxy;
+import io.seatlock.localservers.OwnedRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.security.KeyStore;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
@@ -28,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * GH-10 item 8: against a TLS-only {@code redis-server} (Debian's, with certificates made here), the lock
+ * GH-10 item 8: against a TLS-only Redis (the embedded binary, with certificates made here), the lock
  * follows Spring Boot's Redis settings: a {@code rediss://} URL and an SSL bundle. A recording proxy in front
  * of the server shows that no credential ever crosses the wire in plain text.
  */
@@ -38,30 +44,39 @@ class RedisTlsTest {
 
     @TempDir
     static Path dir;
-    private static Process redis;
+    private static OwnedRedis redis;
     private static int tlsPort;
 
+    /**
+     * Certificates from the JDK's own keytool (a CA, and a server certificate for IP 127.0.0.1 signed by it),
+     * and a TLS-only server from the embedded Redis binary the build already has: nothing to install.
+     */
     @BeforeAll
     static void startTlsOnlyRedis() throws Exception {
-        run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=seatlock-test-ca",
-                "-keyout", dir.resolve("ca.key").toString(), "-out", dir.resolve("ca.pem").toString());
-        run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-                "-keyout", dir.resolve("server.key").toString(), "-out", dir.resolve("server.csr").toString());
-        java.nio.file.Files.writeString(dir.resolve("san.ext"), "subjectAltName=IP:127.0.0.1\n");
-        run("openssl", "x509", "-req", "-in", dir.resolve("server.csr").toString(), "-CA", dir.resolve("ca.pem").toString(),
-                "-CAkey", dir.resolve("ca.key").toString(), "-CAcreateserial", "-days", "1",
-                "-extfile", dir.resolve("san.ext").toString(), "-out", dir.resolve("server.pem").toString());
+        keytool("-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=seatlock-test-ca",
+                "-ext", "bc:c", "-validity", "2", "-keystore", "ca.p12");
+        keytool("-exportcert", "-alias", "ca", "-rfc", "-file", "ca.pem", "-keystore", "ca.p12");
+        keytool("-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=127.0.0.1",
+                "-validity", "2", "-keystore", "server.p12");
+        keytool("-certreq", "-alias", "server", "-file", "server.csr", "-keystore", "server.p12");
+        keytool("-gencert", "-alias", "ca", "-infile", "server.csr", "-outfile", "server.pem", "-rfc",
+                "-ext", "SAN=IP:127.0.0.1", "-validity", "2", "-keystore", "ca.p12");
+        KeyStore server = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(dir.resolve("server.p12"))) {
+            server.load(in, STORE_PASSWORD.toCharArray());
+        }
+        byte[] key = server.getKey("server", STORE_PASSWORD.toCharArray()).getEncoded(); // PKCS#8
+        Files.writeString(dir.resolve("server.key"), "-----BEGIN PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(key) + "\n-----END PRIVATE KEY-----\n");
+
         try (ServerSocket s = new ServerSocket(0)) {
             tlsPort = s.getLocalPort();
         }
-        redis = new ProcessBuilder("redis-server", "--port", "0", "--tls-port", Integer.toString(tlsPort),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                "--tls-cert-file", dir.resolve("server.pem").toString(),
-                "--tls-key-file", dir.resolve("server.key").toString(),
-                "--tls-ca-cert-file", dir.resolve("ca.pem").toString(), "--tls-auth-clients", "no",
-                "--user", "default", "off",
-                "--user", "seatlock", "on", ">" + PASSWORD, "~*", "+@all")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
+        // The lock is pointed at the TLS port only; a client speaking plain text there gets nowhere.
+        redis = new OwnedRedis("tls-port " + tlsPort,
+                "tls-cert-file " + dir.resolve("server.pem"), "tls-key-file " + dir.resolve("server.key"),
+                "tls-ca-cert-file " + dir.resolve("ca.pem"), "tls-auth-clients no",
+                "user default off", "user seatlock on >" + PASSWORD + " ~* +@all");
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
             try (Socket ignored = new Socket("127.0.0.1", tlsPort)) {
                 return true;
@@ -72,14 +87,18 @@ class RedisTlsTest {
     @AfterAll
     static void stop() throws Exception {
         if (redis != null) {
-            redis.destroy();
-            redis.waitFor(10, TimeUnit.SECONDS);
+            redis.close();
         }
     }
 
-    private static void run(String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
+    private static final String STORE_PASSWORD = "test-only";
+
+    private static void keytool(String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+        command.addAll(List.of(arguments));
+        command.addAll(List.of("-storetype", "PKCS12", "-storepass", STORE_PASSWORD, "-noprompt"));
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(String.join(" ", command)).isZero();
     }
