@@ -1,66 +1,344 @@
-// Seat map: shows FREE/HELD/BOOKED, books a free seat, and shows "confirmed" or the exact reason.
-const params = new URLSearchParams(location.search);
-let eventId = params.get('event');
-let chosen = null;
-
+// The seat map. Free seats can be chosen; "held" means the bouncer (the Redis lock) says someone is booking
+// that seat right now; "booked" is what the referee (PostgreSQL) decided. The map updates in place every
+// 2 s, touching only the seats whose state changed, so keyboard focus and the chosen seat survive.
 const $ = (id) => document.getElementById(id);
+const POLL_MS = 2000;
+const REQUEST_TIMEOUT_MS = 20000; // the server answers within about 10 s even when its database link is dark
+const WORDS = { FREE: 'free', HELD: 'someone is booking it', BOOKED: 'booked', YOURS: 'yours' };
 
-async function load() {
-    if (!eventId) {
-        const events = await (await fetch('/api/events')).json();
-        if (events.length === 0) { $('message').textContent = 'No events on sale.'; return; }
-        eventId = events[0].id;
-        $('event-name').textContent = events[0].name;
+let eventId = new URLSearchParams(location.search).get('event');
+let chosen = null;   // the seat label the buyer picked
+let attempt = null;  // {seat, name, buyer, key}: kept after an unknown outcome so "Book" again cannot book twice
+let submitting = false;
+let current = null;  // the seat button that holds the keyboard focus stop (roving tabindex)
+const seatButtons = new Map(); // label -> button
+const rows = [];               // rows[r][c] -> button, for arrow-key movement
+
+const seatsUrl = () => `/api/events/${encodeURIComponent(eventId)}/seats`;
+const mineKey = () => `seatlock:mine:${eventId}`;
+const mine = () => new Set(JSON.parse(localStorage.getItem(mineKey()) || '[]'));
+function rememberMine(seat) {
+    const seats = mine();
+    seats.add(seat);
+    localStorage.setItem(mineKey(), JSON.stringify([...seats]));
+}
+
+function newKey() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Shows one outcome: a bold headline, a sentence, and optionally a code (the booking id). */
+function say(kind, headline, text, code) {
+    const box = $('message');
+    const strong = document.createElement('strong');
+    strong.textContent = headline;
+    const parts = [strong, document.createTextNode(text || '')];
+    if (code) {
+        const c = document.createElement('code');
+        c.id = 'booking-id';
+        c.textContent = code;
+        parts.push(document.createTextNode(' Booking id: '), c);
     }
-    const seats = await (await fetch(`/api/events/${encodeURIComponent(eventId)}/seats`)).json();
-    const grid = $('seats');
-    grid.replaceChildren(...seats.map((s) => {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.className = `seat ${s.status}`;
-        b.textContent = s.seat;
-        b.dataset.seat = s.seat;
-        b.dataset.status = s.status;
-        b.disabled = s.status !== 'FREE';
-        b.setAttribute('aria-label', `seat ${s.seat} ${s.status.toLowerCase()}`);
-        b.addEventListener('click', () => choose(s.seat));
-        return b;
+    box.replaceChildren(...parts);
+    box.className = kind;
+    box.dataset.outcome = kind;
+}
+
+function clearMessage() {
+    $('message').replaceChildren();
+    $('message').className = '';
+    delete $('message').dataset.outcome;
+}
+
+async function getJson(url) {
+    const res = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const body = await res.json().catch(() => ({}));
+    return { ok: res.ok, status: res.status, body };
+}
+
+function showNotFound(detail, events) {
+    document.title = 'Event not found · seatlock tickets';
+    $('event-name').textContent = 'Event not found';
+    $('not-found-detail').textContent = detail;
+    $('event-list').replaceChildren(...events.map((e) => {
+        const li = document.createElement('li');
+        const a = document.createElement('a');
+        a.href = `/?event=${encodeURIComponent(e.id)}`;
+        a.textContent = e.name;
+        li.append(a);
+        return li;
     }));
+    if (events.length === 0) $('event-list').replaceChildren(Object.assign(document.createElement('li'), { textContent: 'none right now' }));
+    $('not-found').hidden = false;
+    $('panel').hidden = true;
+}
+
+async function start() {
+    let events;
+    try {
+        events = (await getJson('/api/events')).body;
+    } catch (e) {
+        say('error', 'The box office cannot be reached.', ' Reload the page in a moment.');
+        return;
+    }
+    if (!eventId && events.length > 0) eventId = events[0].id;
+    const event = events.find((e) => e.id === eventId);
+    if (!event) {
+        showNotFound(eventId ? `There is no event called “${eventId}”.` : 'No events are on sale right now.', events);
+        return;
+    }
+    document.title = `${event.name} · choose your seat`;
+    $('event-name').textContent = event.name;
+    $('event-when').textContent = new Date(event.startsAt).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' });
+    const seats = await getJson(seatsUrl());
+    if (!seats.ok) {
+        showNotFound(seats.body.detail || `The seats of “${eventId}” cannot be shown.`, events);
+        return;
+    }
+    build(seats.body);
+    $('hall').hidden = false;
+    setInterval(refresh, POLL_MS);
+}
+
+function parse(label) {
+    const m = /^(\d+)([A-Z]+)$/.exec(label);
+    return m ? { number: Number(m[1]), row: m[2] } : { number: 0, row: label };
+}
+
+function build(seats) {
+    const byRow = new Map();
+    for (const s of seats) {
+        const { number, row } = parse(s.seat);
+        if (!byRow.has(row)) byRow.set(row, []);
+        byRow.get(row).push({ ...s, number });
+    }
+    const rowNames = [...byRow.keys()].sort((a, b) => a.length - b.length || a.localeCompare(b));
+    const columns = Math.max(...[...byRow.values()].map((r) => r.length));
+    $('seats').style.gridTemplateColumns = `var(--row-label, 1.6rem) repeat(${columns}, minmax(0, 1fr))`;
+    const grid = $('seats');
+    grid.replaceChildren();
+    rowNames.forEach((rowName, r) => {
+        const rowEl = document.createElement('div');
+        rowEl.setAttribute('role', 'row');
+        const label = document.createElement('span');
+        label.className = 'row-label';
+        label.setAttribute('role', 'rowheader');
+        label.textContent = rowName;
+        rowEl.append(label);
+        rows[r] = [];
+        byRow.get(rowName).sort((a, b) => a.number - b.number).forEach((s, c) => {
+            const cell = document.createElement('span');
+            cell.setAttribute('role', 'gridcell');
+            const b = document.createElement('button');
+            b.type = 'button';
+            b.className = 'seat';
+            b.textContent = s.number;
+            b.dataset.seat = s.seat;
+            b.dataset.row = rowName;
+            b.dataset.r = r;
+            b.dataset.c = c;
+            b.tabIndex = -1;
+            b.addEventListener('click', () => pick(b));
+            apply(b, s.status);
+            seatButtons.set(s.seat, b);
+            rows[r][c] = b;
+            cell.append(b);
+            rowEl.append(cell);
+        });
+        grid.append(rowEl);
+    });
+    const first = [...seatButtons.values()].find((b) => b.dataset.status === 'FREE') || rows[0][0];
+    if (first) { first.tabIndex = 0; current = first; }
+}
+
+/** Sets a seat's state; returns true if it changed. */
+function apply(b, status) {
+    const shown = status === 'BOOKED' && mine().has(b.dataset.seat) ? 'YOURS' : status;
+    if (b.dataset.status === shown) return false;
+    if (b.dataset.status) b.classList.remove(b.dataset.status);
+    b.classList.add(shown);
+    b.dataset.status = shown;
+    b.setAttribute('aria-disabled', String(shown !== 'FREE'));
+    const { number } = parse(b.dataset.seat);
+    b.setAttribute('aria-label', `row ${b.dataset.row} seat ${number}, ${WORDS[shown]}`);
+    b.title = `${b.dataset.seat}: ${WORDS[shown]}`;
+    return true;
+}
+
+async function refresh() {
+    if (document.hidden || submitting) return;
+    let res;
+    try {
+        res = await getJson(seatsUrl());
+    } catch (e) {
+        return; // the next poll tries again
+    }
+    if (!res.ok) return;
+    for (const s of res.body) {
+        const b = seatButtons.get(s.seat);
+        if (b && apply(b, s.status) && s.seat === chosen && !submitting && (s.status === 'BOOKED')) {
+            takenUnderUs(s.seat);
+        }
+    }
+}
+
+function takenUnderUs(seat) {
+    unchoose();
+    say('error', `Seat ${seat} was just taken.`, ' Another buyer booked it a moment before you; you were not booked. Please choose another seat.');
+}
+
+function pick(b) {
+    focusSeat(b);
+    const seat = b.dataset.seat;
+    switch (b.dataset.status) {
+        case 'FREE':
+            choose(seat);
+            break;
+        case 'HELD':
+            say('wait', `Someone is booking seat ${seat} right now.`, ' If they do not complete it, it frees up within seconds. Choose another seat, or try this one again shortly.');
+            break;
+        case 'YOURS':
+            say('ok', `Seat ${seat} is yours.`, ' Your confirmation e-mail has the details.');
+            break;
+        default:
+            say('info', `Seat ${seat} is already booked.`, ' Please choose a free seat.');
+    }
 }
 
 function choose(seat) {
+    if (chosen) seatButtons.get(chosen)?.classList.remove('CHOSEN');
     chosen = seat;
+    seatButtons.get(seat).classList.add('CHOSEN');
     $('chosen').textContent = seat;
     $('booking').hidden = false;
-    $('message').textContent = '';
+    clearMessage();
+    $('name').focus({ preventScroll: false });
 }
 
-function say(text, ok) {
-    $('message').textContent = text;
-    $('message').className = ok ? 'ok' : 'error';
+function unchoose() {
+    if (chosen) seatButtons.get(chosen)?.classList.remove('CHOSEN');
+    const seat = chosen;
+    chosen = null;
+    $('booking').hidden = true;
+    return seat;
 }
 
-$('cancel').addEventListener('click', () => { $('booking').hidden = true; });
+function focusSeat(b) {
+    if (current) current.tabIndex = -1;
+    b.tabIndex = 0;
+    current = b;
+    b.focus();
+}
+
+$('seats').addEventListener('keydown', (e) => {
+    const b = e.target.closest('button.seat');
+    if (!b) return;
+    let r = Number(b.dataset.r);
+    let c = Number(b.dataset.c);
+    switch (e.key) {
+        case 'ArrowLeft': c -= 1; break;
+        case 'ArrowRight': c += 1; break;
+        case 'ArrowUp': r -= 1; break;
+        case 'ArrowDown': r += 1; break;
+        case 'Home': c = 0; break;
+        case 'End': c = rows[r].length - 1; break;
+        default: return;
+    }
+    const next = rows[r]?.[c];
+    if (next) {
+        e.preventDefault();
+        focusSeat(next);
+    }
+});
+
+$('cancel').addEventListener('click', () => {
+    const seat = unchoose();
+    attempt = null;
+    say('info', 'No seat chosen.', ' Choose a free seat to book it.');
+    if (seat) focusSeat(seatButtons.get(seat));
+});
 
 $('booking').addEventListener('submit', async (e) => {
     e.preventDefault();
-    const body = JSON.stringify({ name: $('name').value, buyer: $('email').value });
-    const res = await fetch(`/api/events/${encodeURIComponent(eventId)}/seats/${encodeURIComponent(chosen)}/booking`,
-        { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-    if (res.status === 201) {
-        say(`Seat ${chosen} confirmed. A confirmation e-mail is on its way.`, true);
-    } else {
-        const problem = await res.json().catch(() => ({}));
-        const type = (problem.type || '').split('/').pop();
-        const reasons = {
-            'seat-busy': `Someone is booking seat ${chosen} right now; try again in ${problem.retryAfterSeconds || 1} s.`,
-            'seat-taken': `Seat ${chosen} was just taken.`,
-        };
-        say(reasons[type] || problem.detail || `Booking failed (${res.status}).`, false);
+    if (!chosen || submitting) return;
+    const seat = chosen;
+    const name = $('name').value.trim();
+    const buyer = $('email').value.trim();
+    if (!attempt || attempt.seat !== seat || attempt.name !== name || attempt.buyer !== buyer) {
+        attempt = { seat, name, buyer, key: newKey() };
     }
-    $('booking').hidden = true;
-    await load();
+    submitting = true;
+    $('book').disabled = true;
+    $('book').textContent = 'Booking…';
+    say('info', `Booking seat ${seat}…`, '');
+    try {
+        await book(attempt);
+    } finally {
+        submitting = false;
+        $('book').disabled = false;
+        $('book').textContent = 'Book seat';
+    }
 });
 
-load();
-setInterval(load, 3000);
+async function book({ seat, name, buyer, key }) {
+    let res;
+    let problem;
+    try {
+        res = await fetch(`/api/events/${encodeURIComponent(eventId)}/seats/${encodeURIComponent(seat)}/booking`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+            body: JSON.stringify({ name, buyer }),
+            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        problem = await res.json().catch(() => ({}));
+    } catch (err) {
+        // No answer: the booking may or may not have been saved. The same key makes a retry safe.
+        outcomeUnknown(seat);
+        return;
+    }
+    if (res.status === 201) {
+        rememberMine(seat);
+        attempt = null;
+        unchoose();
+        apply(seatButtons.get(seat), 'BOOKED');
+        say('ok', `Booked: seat ${seat} is yours.`, ` A confirmation e-mail is on its way to ${buyer}.`, problem.bookingId);
+        return;
+    }
+    const type = (problem.type || '').split('/').pop();
+    switch (type) {
+        case 'seat-busy': {
+            const seconds = problem.retryAfterSeconds || Number(res.headers.get('Retry-After')) || 1;
+            apply(seatButtons.get(seat), 'HELD');
+            say('wait', `Someone is booking seat ${seat} right now.`,
+                ` If they do not complete it, it frees up: try again in ${seconds} s, or choose another seat.`);
+            break;
+        }
+        case 'seat-taken':
+            attempt = null;
+            apply(seatButtons.get(seat), 'BOOKED');
+            takenUnderUs(seat);
+            break;
+        case 'outcome-unknown':
+            outcomeUnknown(seat);
+            break;
+        case 'database-unavailable':
+            attempt = null;
+            say('error', 'Booking is unavailable right now.', ' Nothing was booked. Please try again in a moment.');
+            break;
+        case 'invalid-request': {
+            const fields = Object.entries(problem.errors || {}).map(([f, m]) => `${f === 'buyer' ? 'e-mail' : f}: ${m}`);
+            say('error', 'Please check your details.', ` ${fields.join('; ') || problem.detail || ''}`);
+            break;
+        }
+        default:
+            say('error', `Seat ${seat} could not be booked.`, ` ${problem.detail || `The box office answered ${res.status}.`}`);
+    }
+}
+
+function outcomeUnknown(seat) {
+    say('wait', `We don't know yet whether seat ${seat} was booked.`,
+        ' The connection broke while your booking was being saved. Press “Book seat” again: it is safe, it cannot book you twice. A confirmation e-mail also means it worked.');
+}
+
+start();

@@ -2,31 +2,35 @@ package io.seatlock.seats;
 
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
+import io.seatlock.localservers.HeadlessChromium;
+import io.seatlock.localservers.HeadlessChromium.Viewport;
 import io.seatlock.localservers.IsolatedServers;
+import io.lettuce.core.SetArgs;
+import jakarta.mail.Message;
+import jakarta.mail.internet.MimeMessage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import java.io.File;
-import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * Drives the seat map in headless Chromium (Debian's chromium and chromium-driver; paths overridable
- * with CHROME_BIN and CHROMEDRIVER): book a seat and see it turn booked, then try it from a second
- * browser session and see "just taken".
+ * Drives the seat map in headless Chromium as buyers would, two or three at once, each in its own browser
+ * session. Screenshots land in {@code target/screenshots/seatmap-*.png}.
  */
 class SeatMapBrowserTest {
 
@@ -35,11 +39,13 @@ class SeatMapBrowserTest {
 
     private static final GreenMail mail = new GreenMail(ServerSetupTest.SMTP.dynamicPort());
     private static SeatsReplica app;
+    private static SeatsDatabase db;
 
     @BeforeAll
     static void start() {
         mail.start();
         app = SeatsReplica.start("browser", servers, mail.getSmtp().getPort(), null, Map.of());
+        db = new SeatsDatabase(servers);
     }
 
     @AfterAll
@@ -48,65 +54,202 @@ class SeatMapBrowserTest {
         mail.stop();
     }
 
-    private static WebDriver browser() throws Exception {
-        String binary = System.getenv().getOrDefault("CHROME_BIN", "/usr/bin/chromium");
-        String driver = System.getenv().getOrDefault("CHROMEDRIVER", "/usr/bin/chromedriver");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(binary);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + Files.createTempDirectory("chromium").toAbsolutePath());
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(driver)).build();
-        return new ChromeDriver(service, options);
-    }
-
-    /** The map re-renders every few seconds, so a found button may go stale before it is read: look again. */
     private static WebDriverWait waitFor(WebDriver browser) {
-        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
-        wait.ignoring(StaleElementReferenceException.class);
-        return wait;
+        return HeadlessChromium.waitFor(browser, 30);
     }
 
-    private static void clickSeat(WebDriverWait wait, String seat) {
-        wait.until(d -> {
-            d.findElement(By.cssSelector("button[data-seat='" + seat + "']:not([disabled])")).click();
-            return true;
-        });
+    private static WebElement seat(WebDriver browser, String label) {
+        return browser.findElement(By.cssSelector("button[data-seat='" + label + "']"));
     }
 
-    private static void book(WebDriver browser, String seat, String name, String email) {
-        WebDriverWait wait = waitFor(browser);
-        browser.get(app.uri("/").toString());
-        clickSeat(wait, seat);
+    private static void open(WebDriver browser, String path) {
+        browser.get(app.uri(path).toString());
+        waitFor(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("button[data-seat='1A']")));
+    }
+
+    private static void waitForStatus(WebDriver browser, String label, String status) {
+        waitFor(browser).until(ExpectedConditions.attributeToBe(
+                By.cssSelector("button[data-seat='" + label + "']"), "data-status", status));
+    }
+
+    private static void waitForMessage(WebDriver browser, String text) {
+        waitFor(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), text));
+    }
+
+    private static void fillIn(WebDriver browser, String name, String email) {
         browser.findElement(By.id("name")).sendKeys(name);
         browser.findElement(By.id("email")).sendKeys(email);
-        browser.findElement(By.id("book")).click();
+    }
+
+    private static List<String> recipientsOfMail() {
+        return Arrays.stream(mail.getReceivedMessages()).map(SeatMapBrowserTest::recipient).toList();
+    }
+
+    private static String recipient(MimeMessage message) {
+        try {
+            return message.getRecipients(Message.RecipientType.TO)[0].toString();
+        } catch (jakarta.mail.MessagingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
-    void bookASeatSeeItBookedThenSeeJustTakenFromASecondSession() throws Exception {
-        WebDriver lena = browser();
-        WebDriver omar = browser();
+    void aBuyerChoosesCancelsBooksAndASecondBuyerSeesItTakenWithoutReloading() {
+        WebDriver lena = HeadlessChromium.open(Viewport.DESKTOP);
+        WebDriver omar = HeadlessChromium.open(Viewport.DESKTOP);
         try {
-            WebDriverWait waitOmar = waitFor(omar);
-            omar.get(app.uri("/").toString());
-            clickSeat(waitOmar, "14C");
+            open(lena, "/");
+            assertThat(lena.findElement(By.id("event-name")).getText()).isEqualTo("The Lock Ensemble, live");
+            assertThat(lena.findElement(By.cssSelector(".stage")).getText()).isEqualTo("STAGE");
+            assertThat(lena.findElements(By.cssSelector("[role=rowheader]"))).extracting(WebElement::getText)
+                    .startsWith("A", "B", "C").hasSize(20);
+            assertThat(lena.findElement(By.id("booking")).isDisplayed()).as("form before a seat is chosen").isFalse();
+            HeadlessChromium.screenshot(lena, "seatmap-desktop-start");
 
-            book(lena, "14C", "Lena", "lena@example.com");
-            WebDriverWait waitLena = waitFor(lena);
-            waitLena.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "confirmed"));
-            waitLena.until(ExpectedConditions.attributeToBe(By.cssSelector("button[data-seat='14C']"), "data-status", "BOOKED"));
+            // Choose, then cancel: the form goes away and nothing is booked.
+            seat(lena, "14C").click();
+            waitFor(lena).until(ExpectedConditions.visibilityOfElementLocated(By.id("booking")));
+            assertThat(lena.findElement(By.id("chosen")).getText()).isEqualTo("14C");
+            assertThat(seat(lena, "14C").getAttribute("class")).contains("CHOSEN");
+            lena.findElement(By.id("cancel")).click();
+            waitFor(lena).until(ExpectedConditions.invisibilityOfElementLocated(By.id("booking")));
+            assertThat(seat(lena, "14C").getAttribute("class")).doesNotContain("CHOSEN");
+            assertThat(lena.findElement(By.id("message")).getText()).contains("No seat chosen");
+            assertThat(db.buyerOf("concert", "14C")).isNull();
 
-            // Omar chose 14C before Lena booked it; he submits now.
-            omar.findElement(By.id("name")).sendKeys("Omar");
-            omar.findElement(By.id("email")).sendKeys("omar@example.com");
-            omar.findElement(By.id("book")).click();
-            waitOmar.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "just taken"));
-            waitOmar.until(ExpectedConditions.attributeToBe(By.cssSelector("button[data-seat='14C']"), "data-status", "BOOKED"));
-            assertThat(new SeatsDatabase(servers).buyerOf("concert", "14C")).isEqualTo("lena@example.com");
+            // Omar picks 14C and starts typing; Lena books it first.
+            open(omar, "/");
+            seat(omar, "14C").click();
+            fillIn(omar, "Omar", "omar@example.com");
+
+            seat(lena, "14C").click();
+            fillIn(lena, "Lena", "lena@example.com");
+            lena.findElement(By.id("book")).click();
+            waitForMessage(lena, "Booked: seat 14C is yours");
+            waitForStatus(lena, "14C", "YOURS");
+            String bookingId = lena.findElement(By.id("booking-id")).getText();
+            assertThat(db.bookings("concert", "14C")).singleElement()
+                    .satisfies(row -> assertThat(row.get("id")).hasToString(bookingId))
+                    .satisfies(row -> assertThat(row.get("buyer_email")).isEqualTo("lena@example.com"));
+            assertThat(lena.findElement(By.id("booking")).isDisplayed()).isFalse();
+            HeadlessChromium.screenshot(lena, "seatmap-desktop-booked");
+
+            // Omar's page, never reloaded, learns it from the live update (or from the referee if he is faster).
+            waitForStatus(omar, "14C", "BOOKED");
+            if (omar.findElement(By.id("booking")).isDisplayed()) {
+                omar.findElement(By.id("book")).click();
+            }
+            waitForMessage(omar, "Seat 14C was just taken");
+            assertThat(omar.findElement(By.id("booking")).isDisplayed()).isFalse();
+            HeadlessChromium.screenshot(omar, "seatmap-desktop-just-taken");
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> recipientsOfMail().contains("lena@example.com"));
+            assertThat(db.buyerOf("concert", "14C")).isEqualTo("lena@example.com");
+            assertThat(recipientsOfMail()).doesNotContain("omar@example.com");
         } finally {
             lena.quit();
             omar.quit();
+        }
+    }
+
+    @Test
+    void aBuyerWhosePageIsBehindSubmitsAndHearsJustTakenFromTheReferee() {
+        WebDriver nina = HeadlessChromium.open(Viewport.DESKTOP);
+        try {
+            open(nina, "/");
+            seat(nina, "3D").click();
+            fillIn(nina, "Nina", "nina@example.com");
+            // Stop the page's live updates, as a buyer on a stalled phone would have: only the booking answer tells.
+            ((JavascriptExecutor) nina).executeScript("for (let i = 1; i < 10000; i++) clearInterval(i);");
+            assertThat(app.book("concert", "3D", "sam@example.com", "Sam").statusCode()).isEqualTo(201);
+
+            nina.findElement(By.id("book")).click();
+            waitForMessage(nina, "Seat 3D was just taken");
+            assertThat(seat(nina, "3D").getAttribute("data-status")).isEqualTo("BOOKED");
+            assertThat(db.buyerOf("concert", "3D")).isEqualTo("sam@example.com");
+            assertThat(db.count("SELECT count(*) FROM email_outbox WHERE recipient = ?", "nina@example.com")).isZero();
+        } finally {
+            nina.quit();
+        }
+    }
+
+    @Test
+    void aSeatSomeoneIsBookingShowsHeldAndTheKeyboardCanChooseASeat() {
+        WebDriver kim = HeadlessChromium.open(Viewport.DESKTOP);
+        try {
+            open(kim, "/");
+            // Another buyer's booking is in flight: the bouncer holds 9E in Redis; the map says so.
+            String holdKey = servers.keyPrefix() + "lock:{seat:concert:9E}";
+            servers.redis().with(r -> r.set(holdKey, "someone-elses-token", SetArgs.Builder.px(60_000)));
+            try {
+                waitForStatus(kim, "9E", "HELD");
+                seat(kim, "9E").click();
+                waitForMessage(kim, "Someone is booking seat 9E right now");
+                assertThat(kim.findElement(By.id("booking")).isDisplayed()).isFalse();
+                HeadlessChromium.screenshot(kim, "seatmap-desktop-held");
+            } finally {
+                servers.redis().with(r -> r.del(holdKey));
+            }
+            waitForStatus(kim, "9E", "FREE");
+
+            // Keyboard: focus 1A, move right and down, Enter chooses 2B; a live update keeps the focus there.
+            seat(kim, "1A").click();
+            kim.findElement(By.id("cancel")).click();
+            seat(kim, "1A").sendKeys(Keys.ARROW_RIGHT);
+            kim.switchTo().activeElement().sendKeys(Keys.ARROW_DOWN);
+            assertThat(kim.switchTo().activeElement().getAttribute("data-seat")).isEqualTo("2B");
+            assertThat(app.book("concert", "5B", "lee@example.com", "Lee").statusCode()).isEqualTo(201);
+            waitForStatus(kim, "5B", "BOOKED");
+            assertThat(kim.switchTo().activeElement().getAttribute("data-seat")).as("focus after a live update").isEqualTo("2B");
+            kim.switchTo().activeElement().sendKeys(Keys.ENTER);
+            waitFor(kim).until(ExpectedConditions.textToBe(By.id("chosen"), "2B"));
+        } finally {
+            kim.quit();
+        }
+    }
+
+    @Test
+    void anUnknownEventGetsAnErrorPageThatLeadsBackToTheEventsOnSale() {
+        WebDriver browser = HeadlessChromium.open(Viewport.DESKTOP);
+        try {
+            browser.get(app.uri("/?event=nosuchevent").toString());
+            waitFor(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("not-found")));
+            assertThat(browser.findElement(By.id("event-name")).getText()).isEqualTo("Event not found");
+            assertThat(browser.findElement(By.id("not-found-detail")).getText()).contains("nosuchevent");
+            assertThat(browser.findElement(By.id("hall")).isDisplayed()).isFalse();
+            assertThat(browser.findElement(By.id("booking")).isDisplayed()).isFalse();
+            HeadlessChromium.screenshot(browser, "seatmap-desktop-unknown-event");
+            browser.findElement(By.linkText("The Lock Ensemble, live")).click();
+            waitFor(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("button[data-seat='1A']")));
+        } finally {
+            browser.quit();
+        }
+    }
+
+    @Test
+    void onAPhoneTheWholeRowFitsAndABookingWorks() {
+        WebDriver phone = HeadlessChromium.open(Viewport.PHONE);
+        try {
+            open(phone, "/");
+            JavascriptExecutor js = (JavascriptExecutor) phone;
+            assertThat((Long) js.executeScript("return window.innerWidth")).isEqualTo(390L);
+            assertThat((Long) js.executeScript("return document.documentElement.scrollWidth"))
+                    .as("no sideways scrolling").isLessThanOrEqualTo(390L);
+            Number rightOf20A = (Number) js.executeScript(
+                    "return document.querySelector(\"button[data-seat='20A']\").getBoundingClientRect().right");
+            assertThat(rightOf20A.doubleValue()).isLessThanOrEqualTo(390);
+            HeadlessChromium.screenshot(phone, "seatmap-phone-start");
+
+            seat(phone, "7F").click();
+            waitFor(phone).until(ExpectedConditions.visibilityOfElementLocated(By.id("booking")));
+            fillIn(phone, "Pia", "pia@example.com");
+            phone.findElement(By.id("book")).click();
+            waitForMessage(phone, "Booked: seat 7F is yours");
+            waitForStatus(phone, "7F", "YOURS");
+            assertThat(db.buyerOf("concert", "7F")).isEqualTo("pia@example.com");
+            HeadlessChromium.screenshot(phone, "seatmap-phone-booked");
+        } finally {
+            phone.quit();
         }
     }
 }
