@@ -14,11 +14,13 @@ import java.time.Duration;
  *
  * @param lockProvider which ShedLock provider guards the jobs
  * @param leader       the leader-only duty
+ * @param demo         demo orders, so a fresh start has payments to capture
  */
 @ConfigurationProperties("jobs")
 @Validated
 public record JobsProperties(@DefaultValue("seatlock") @NotNull LockProviderKind lockProvider,
-                             @DefaultValue @Valid Leader leader) {
+                             @DefaultValue @Valid Leader leader,
+                             @DefaultValue @Valid Demo demo) {
 
     public enum LockProviderKind {
         /** shared-lock: owner-checked unlock and extend, always. */
@@ -32,5 +34,13 @@ public record JobsProperties(@DefaultValue("seatlock") @NotNull LockProviderKind
      * @param dutyInterval pause between runs of the leader-only duty
      */
     public record Leader(@DefaultValue("jobs") @NotBlank String group, @DefaultValue("5s") Duration dutyInterval) {
+    }
+
+    /**
+     * @param enabled    place a pending demo payment now and then (off unless asked for: the development run
+     *                   and docker-compose switch it on)
+     * @param orderEvery pause between demo payments
+     */
+    public record Demo(@DefaultValue("false") boolean enabled, @DefaultValue("10s") @NotNull Duration orderEvery) {
     }
 }

@@ -6,6 +6,7 @@ import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,7 +90,7 @@ public final class MigrationGate implements FlywayMigrationStrategy, SmartLifecy
             lease = waitForGate();
         } catch (LockUnavailableException e) {
             log.warn("migration lock unavailable ({}); relying on Flyway's own advisory lock", e.getMessage());
-            return passed(flyway.migrate());
+            return passed(flyway, flyway.migrate());
         }
         try (lease) {
             AtomicBoolean lost = new AtomicBoolean();
@@ -99,7 +100,7 @@ public final class MigrationGate implements FlywayMigrationStrategy, SmartLifecy
                 throw new IllegalStateException("lost the '" + LOCK_NAME + "' lock while migrating (now at schema "
                         + result.targetSchemaVersion + "); refusing to start on a schema another replica may be changing");
             }
-            return passed(result);
+            return passed(flyway, result);
         }
     }
 
@@ -128,10 +129,14 @@ public final class MigrationGate implements FlywayMigrationStrategy, SmartLifecy
         }
     }
 
-    private MigrateResult passed(MigrateResult result) {
+    private MigrateResult passed(Flyway flyway, MigrateResult result) {
         onPassed.accept(result);
+        // MigrateResult names a version only when this replica applied one; the history knows in every case.
+        MigrationInfo current = flyway.info().current();
         log.info("migration gate passed: {} migration(s) executed here, schema at {}", result.migrationsExecuted,
-                result.targetSchemaVersion != null ? result.targetSchemaVersion : result.initialSchemaVersion);
+                current == null ? "no migrations yet" : current.getVersion() != null
+                        ? "version " + current.getVersion() + " (" + current.getDescription() + ")"
+                        : current.getDescription());
         return result;
     }
 

@@ -1,0 +1,156 @@
+package io.seatlock.jobs;
+
+import io.seatlock.jobs.leader.LeaderLedger;
+import io.seatlock.localservers.HeadlessChromium;
+import io.seatlock.localservers.HeadlessChromium.Viewport;
+import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.StaleFencingTokenException;
+import io.seatlock.lock.leader.LeaderElections;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The operations page of two app-jobs replicas in headless Chromium: both show the same leader and epoch,
+ * job runs by slot and replica, captured demo payments, a paused leader's rejected write, and the migration
+ * history. Screenshots land in {@code target/screenshots/operations-*.png}.
+ */
+class OperationsPageBrowserTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("OperationsPageBrowserTest");
+
+    private static ConfigurableApplicationContext first;
+    private static ConfigurableApplicationContext second;
+
+    @BeforeAll
+    static void startTwoReplicas() {
+        first = start("ops-1");
+        second = start("ops-2");
+    }
+
+    @AfterAll
+    static void stop() {
+        second.close();
+        first.close();
+    }
+
+    private static ConfigurableApplicationContext start(String name) {
+        Map<String, String> p = new HashMap<>(servers.springProperties());
+        p.put("seatlock.lock.instance-id", name);
+        p.put("server.port", "0");
+        p.put("seatlock.leader.groups.jobs.lease", "3s");
+        p.put("seatlock.leader.groups.jobs.retry", "200ms");
+        p.put("jobs.leader.duty-interval", "1s");
+        p.put("jobs.payments.cron", "*/2 * * * * *");
+        p.put("jobs.demo.enabled", "true");
+        p.put("jobs.demo.order-every", "500ms");
+        String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        return new SpringApplicationBuilder(JobsApplication.class).run(args);
+    }
+
+    private static String url(ConfigurableApplicationContext replica) {
+        return "http://127.0.0.1:" + replica.getEnvironment().getProperty("local.server.port") + "/";
+    }
+
+    private static WebDriverWait waitFor(WebDriver browser) {
+        return HeadlessChromium.waitFor(browser, 60);
+    }
+
+    private static WebElement leadersRow(WebDriver browser) {
+        return browser.findElement(By.cssSelector("#leaders tr[data-group='jobs']"));
+    }
+
+    private static String column(WebElement row, int index) {
+        return row.findElements(By.tagName("td")).get(index).getText();
+    }
+
+    @Test
+    void bothReplicasShowTheSameLeaderAndEpochAndWhatTheJobsDid() {
+        WebDriver onFirst = HeadlessChromium.open(Viewport.DESKTOP);
+        WebDriver onSecond = HeadlessChromium.open(Viewport.DESKTOP);
+        try {
+            onFirst.get(url(first));
+            onSecond.get(url(second));
+            waitFor(onFirst).until(d -> d.findElement(By.id("replica")).getText().equals("ops-1"));
+            waitFor(onSecond).until(d -> d.findElement(By.id("replica")).getText().equals("ops-2"));
+
+            // The leader has written under its epoch; both pages agree on who leads and in which epoch.
+            waitFor(onFirst).until(d -> !column(leadersRow(d), 2).isEmpty() && !column(leadersRow(d), 1).equals("nobody"));
+            waitFor(onSecond).until(d -> column(leadersRow(d), 1).equals(column(leadersRow(onFirst), 1))
+                    && column(leadersRow(d), 2).equals(column(leadersRow(onFirst), 2)));
+            String leader = column(leadersRow(onFirst), 1);
+            assertThat(leader).isIn("ops-1", "ops-2");
+            LeaderElections leaderSide = (leader.equals("ops-1") ? first : second).getBean(LeaderElections.class);
+            assertThat(leaderSide.get("jobs").epoch()).hasValueSatisfying(
+                    epoch -> assertThat(column(leadersRow(onFirst), 2)).isEqualTo(Long.toString(epoch.value())));
+            assertThat(List.of(column(leadersRow(onFirst), 4), column(leadersRow(onSecond), 4)))
+                    .containsExactlyInAnyOrder("leads", "follows");
+            assertThat(column(leadersRow(onFirst), 3)).endsWith(" s");
+
+            // Demo orders were placed and the capture job took them, once each, slot by slot.
+            waitFor(onFirst).until(d -> Integer.parseInt(d.findElement(By.id("captured")).getText()) > 0);
+            waitFor(onFirst).until(d -> d.findElements(By.cssSelector("#job-runs tbody tr")).stream()
+                    .filter(r -> r.getText().contains("payment-capture")).count() >= 3);
+            JdbcClient db = JdbcClient.create(servers.dataSource());
+            assertThat(db.sql("SELECT count(*) FROM payments WHERE state = 'CAPTURED' AND captured_slot IS NULL")
+                    .query(Long.class).single()).isZero();
+            List<String> runners = db.sql("SELECT DISTINCT runner FROM job_runs").query(String.class).list();
+            assertThat(runners).isNotEmpty().isSubsetOf("ops-1", "ops-2");
+
+            // Migrations: the app's four versions and the library's repeatable DDL, applied once.
+            List<String> versions = onFirst.findElements(By.cssSelector("#migrations tbody tr td:first-child"))
+                    .stream().map(WebElement::getText).toList();
+            assertThat(versions).contains("1", "2", "3", "4", "repeatable");
+            assertThat(db.sql("SELECT count(*) FROM flyway_schema_history WHERE version = '1'").query(Long.class).single())
+                    .isEqualTo(1);
+            HeadlessChromium.screenshot(onFirst, "operations-desktop");
+            HeadlessChromium.screenshot(onSecond, "operations-desktop-second-replica");
+        } finally {
+            onFirst.quit();
+            onSecond.quit();
+        }
+    }
+
+    @Test
+    void aPausedLeadersLateWriteShowsAsARejectionAndLeavesNothing() {
+        WebDriver phone = HeadlessChromium.open(Viewport.PHONE);
+        try {
+            // As a leader of a long-gone epoch would, waking up: storage has seen newer epochs since.
+            LeaderLedger ledger = second.getBean(LeaderLedger.class);
+            JdbcClient db = JdbcClient.create(servers.dataSource());
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() ->
+                    db.sql("SELECT count(*) FROM lock_fences WHERE resource = 'leader:jobs'").query(Long.class).single() == 1);
+            assertThatThrownBy(() -> ledger.record("jobs", new FencingToken(1), "paused-leader", "late write"))
+                    .isInstanceOf(StaleFencingTokenException.class);
+            assertThat(db.sql("SELECT count(*) FROM leader_actions WHERE holder = 'paused-leader'")
+                    .query(Long.class).single()).isZero();
+
+            phone.get(url(second));
+            waitFor(phone).until(d -> Double.parseDouble(d.findElement(By.id("rejected")).getText()) >= 1);
+            JavascriptExecutor js = (JavascriptExecutor) phone;
+            assertThat((Long) js.executeScript("return document.documentElement.scrollWidth"))
+                    .as("no sideways scrolling of the page").isLessThanOrEqualTo(390L);
+            HeadlessChromium.screenshot(phone, "operations-phone");
+        } finally {
+            phone.quit();
+        }
+    }
+}
