@@ -4,6 +4,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -20,6 +21,7 @@ import java.net.URI;
 import java.util.regex.Pattern;
 
 @RestController
+@Tag(name = "Bookings", description = "Book a seat; look a booking up by its Idempotency-Key")
 class BookingController {
 
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7E]{1,100}");
@@ -32,11 +34,13 @@ class BookingController {
 
     @Operation(summary = "Book a seat", responses = {
             @ApiResponse(responseCode = "201", description = "booked; a confirmation e-mail follows"),
-            @ApiResponse(responseCode = "400", description = "bad input; nothing written",
+            @ApiResponse(responseCode = "400", description = "invalid-request, unreadable-body or bad-seat-address: bad input; nothing written",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
-            @ApiResponse(responseCode = "404", description = "unknown event or seat",
+            @ApiResponse(responseCode = "404", description = "not-found: unknown event or seat",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
             @ApiResponse(responseCode = "409", description = "seat-busy (someone is booking it) or seat-taken",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
+            @ApiResponse(responseCode = "413", description = "body-too-large: over 16 KiB; nothing written",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
             @ApiResponse(responseCode = "422", description = "idempotency-key-reused: the key names a booking of another seat",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
@@ -56,7 +60,9 @@ class BookingController {
 
     @Operation(summary = "Look a booking up by the Idempotency-Key it was made with", responses = {
             @ApiResponse(responseCode = "200", description = "that key made this booking"),
-            @ApiResponse(responseCode = "404", description = "no booking was made with that key",
+            @ApiResponse(responseCode = "400", description = "invalid-request: malformed key",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
+            @ApiResponse(responseCode = "404", description = "not-found: no booking was made with that key",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class)))})
     @GetMapping("/api/bookings")
     BookingConfirmation byIdempotencyKey(@RequestParam("idempotency-key") String key) {

@@ -4,6 +4,12 @@ import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.seats.booking.SeatId;
 import io.seatlock.seats.booking.SeatNotFound;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.ProblemDetail;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -17,6 +23,7 @@ import java.util.stream.Collectors;
 
 /** What a buyer sees: events, and each seat FREE, HELD (someone is booking it) or BOOKED. */
 @RestController
+@Tag(name = "Seats", description = "Events on sale and the state of each seat")
 class SeatsController {
 
     record EventView(String id, String name, OffsetDateTime startsAt) {
@@ -41,11 +48,18 @@ class SeatsController {
         this.lock = lock;
     }
 
+    @Operation(summary = "Events on sale, soonest first")
     @GetMapping("/api/events")
     List<EventView> events() {
         return jdbc.sql("SELECT id, name, starts_at FROM events ORDER BY starts_at, id").query(EventView.class).list();
     }
 
+    @Operation(summary = "Every seat of an event: FREE, HELD (someone is booking it now) or BOOKED", responses = {
+            @ApiResponse(responseCode = "200", description = "the seats, row by row"),
+            @ApiResponse(responseCode = "400", description = "bad-seat-address: malformed event id",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
+            @ApiResponse(responseCode = "404", description = "not-found: no such event",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class)))})
     @GetMapping("/api/events/{event}/seats")
     List<SeatView> seats(@PathVariable String event) {
         SeatId.requireEventId(event);
@@ -60,6 +74,12 @@ class SeatsController {
         return rows.stream().map(r -> new SeatView(r.label(), status(r, held))).toList();
     }
 
+    @Operation(summary = "One seat; the buyer's name when booked (never the e-mail)", responses = {
+            @ApiResponse(responseCode = "200", description = "the seat"),
+            @ApiResponse(responseCode = "400", description = "bad-seat-address: malformed event id or seat label",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
+            @ApiResponse(responseCode = "404", description = "not-found: no such event or seat",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class)))})
     @GetMapping("/api/events/{event}/seats/{seat}")
     SeatDetail seat(@PathVariable String event, @PathVariable String seat) {
         SeatId id = SeatId.parse(event, seat);
