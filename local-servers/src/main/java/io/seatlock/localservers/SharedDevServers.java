@@ -89,7 +89,7 @@ public final class SharedDevServers {
 
     /** The servers' own process: runs them until no registered run has been alive for a while. */
     public static void main(String[] args) throws Exception {
-        EmbeddedPostgres pg = EmbeddedPostgres.builder().setPort(POSTGRES_PORT).start();
+        EmbeddedPostgres pg = LocalServers.quietEmbeddedPostgres().setPort(POSTGRES_PORT).start();
         redis.embedded.RedisServer redisProcess = redis.embedded.RedisServer.newRedisServer().port(REDIS_PORT)
                 .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
         redisProcess.start();

@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Replays the 14C story with two app instances in one JVM and prints its timeline: A locks 14C and
@@ -29,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 public final class RaceDemo {
 
     private static final long T0 = System.nanoTime();
+    private static final String HOLD_TTL = "1s";
 
     private RaceDemo() {
     }
@@ -44,14 +46,17 @@ public final class RaceDemo {
 
         CountDownLatch aSawFree = new CountDownLatch(1);
         CountDownLatch wakeA = new CountDownLatch(1);
+        AtomicLong pausedAt = new AtomicLong();
         SeatWriteHook gcPause = (seat, request) -> {
-            say("A: %s looks free; A stalls right before its write (think: a 12 s GC pause)", seat.seat());
+            say("A: %s looks free; A stalls right before its write, as a long GC pause or a frozen VM would,"
+                    + " until its %s lease has run out and B has booked", seat.seat(), HOLD_TTL);
+            pausedAt.set(System.nanoTime());
             aSawFree.countDown();
             await(wakeA);
         };
         try (ConfigurableApplicationContext a = start("server-a", pg, redis, database, prefix, gcPause);
              ConfigurableApplicationContext b = start("server-b", pg, redis, database, prefix, null)) {
-            say("A and B are up on ports %s and %s; seat lock TTL is 1 s", port(a), port(b));
+            say("A and B are up on ports %s and %s; a seat's lock lasts %s", port(a), port(b), HOLD_TTL);
             CompletableFuture<HttpResponse<String>> lena = CompletableFuture.supplyAsync(
                     () -> book(a, "lena@example.com", "Lena"));
             await(aSawFree);
@@ -64,7 +69,8 @@ public final class RaceDemo {
             HttpResponse<String> omar = book(b, "omar@example.com", "Omar");
             say("B: books 14C for Omar -> %d %s", omar.statusCode(), omar.body());
             wakeA.countDown();
-            say("A: wakes up and writes 14C for Lena ...");
+            say("A: wakes up after %d ms paused (its lease was %s) and writes 14C for Lena ...",
+                    (System.nanoTime() - pausedAt.get()) / 1_000_000, HOLD_TTL);
             HttpResponse<String> late = lena.get(10, TimeUnit.SECONDS);
             say("A: -> %d %s", late.statusCode(), late.body());
 
@@ -86,11 +92,12 @@ public final class RaceDemo {
         if (hook != null) {
             builder.initializers(c -> ((GenericApplicationContext) c).registerBean(SeatWriteHook.class, () -> hook));
         }
-        return builder.run("--server.port=0", "--seats.hold-ttl=1s", "--seatlock.lock.instance-id=" + name,
+        return builder.run("--server.port=0", "--seats.hold-ttl=" + HOLD_TTL, "--seatlock.lock.instance-id=" + name,
                 "--seatlock.lock.key-prefix=" + prefix, "--spring.datasource.url=" + pg.jdbcUrl(database),
                 "--spring.datasource.username=" + pg.user(), "--spring.datasource.password=" + pg.password(),
                 "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
-                "--seats.relay.interval=1h", "--spring.main.banner-mode=off", "--logging.level.root=WARN");
+                "--seats.relay.interval=1h", "--spring.main.banner-mode=off", "--logging.level.root=WARN",
+                "--springdoc.api-docs.enabled=false", "--springdoc.swagger-ui.enabled=false");
     }
 
     private static HttpResponse<String> book(ConfigurableApplicationContext app, String buyer, String name) {
