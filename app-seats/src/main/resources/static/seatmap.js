@@ -323,8 +323,8 @@ async function book({ seat, name, buyer, key }) {
             outcomeUnknown(seat);
             break;
         case 'database-unavailable':
-            attempt = null;
-            say('error', 'Booking is unavailable right now.', ' Nothing was booked. Please try again in a moment.');
+            // Nothing was written by this request; the key is kept, since an earlier attempt's outcome may be unknown.
+            say('error', 'Booking is unavailable right now.', ' This attempt booked nothing. Please try again in a moment.');
             break;
         case 'invalid-request': {
             const fields = Object.entries(problem.errors || {}).map(([f, m]) => `${f === 'buyer' ? 'e-mail' : f}: ${m}`);

@@ -2,7 +2,14 @@ package io.seatlock.seats;
 
 import io.seatlock.localservers.FaultProxy;
 import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.localservers.HeadlessChromium;
+import io.seatlock.localservers.HeadlessChromium.Viewport;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -59,6 +66,49 @@ class BookingOutcomeTest {
             assertThat(app.get("/api/bookings?idempotency-key=never-used").statusCode()).isEqualTo(404);
             assertThat(db.queryForObject("SELECT count(*) FROM email_outbox WHERE booking_id = ?::uuid", Long.class,
                     bookingId)).as("one confirmation, retry or not").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theSeatMapSaysTheOutcomeIsUnknownAndBookingAgainReturnsTheBookingThatWasMade() throws Exception {
+        JdbcTemplate db = new JdbcTemplate(servers.dataSource());
+        WebDriver browser = HeadlessChromium.open(Viewport.DESKTOP);
+        try (FaultProxy postgres = new FaultProxy(servers.postgres().host(), servers.postgres().port());
+             SeatsReplica app = SeatsReplica.start("commit-cut-page", servers, 1, null, Map.of(
+                     "spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/" + servers.database(),
+                     "seats.relay.interval", "1h"))) {
+            WebDriverWait wait = HeadlessChromium.waitFor(browser, 60);
+            browser.get(app.uri("/").toString());
+            wait.until(d -> d.findElement(By.cssSelector("button[data-seat='9F']"))).click();
+            browser.findElement(By.id("name")).sendKeys("Ada");
+            browser.findElement(By.id("email")).sendKeys("ada@example.com");
+            postgres.cutAfterCommitFollowing("INSERT INTO email_outbox");
+            browser.findElement(By.id("book")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"),
+                    "We don't know yet whether seat 9F was booked"));
+            HeadlessChromium.screenshot(browser, "seatmap-desktop-outcome-unknown");
+            assertThat(db.queryForObject("SELECT buyer_email FROM seats WHERE event_id = 'concert' AND label = '9F'",
+                    String.class)).as("the COMMIT reached PostgreSQL").isEqualTo("ada@example.com");
+
+            // "Book seat" again, as the page says, until answered (the pool may first hand out a killed connection).
+            wait.pollingEvery(Duration.ofMillis(300)).until(d -> {
+                String message = d.findElement(By.id("message")).getText();
+                if (message.contains("Booked: seat 9F is yours")) {
+                    return true;
+                }
+                WebElement book = d.findElement(By.id("book"));
+                if (book.isDisplayed() && book.isEnabled()) {
+                    book.click();
+                }
+                return false;
+            });
+            String shownId = browser.findElement(By.id("booking-id")).getText();
+            assertThat(db.queryForObject("SELECT id::text FROM bookings WHERE event_id = 'concert' AND seat_label = '9F'",
+                    String.class)).isEqualTo(shownId);
+            assertThat(db.queryForObject("SELECT count(*) FROM email_outbox WHERE booking_id = ?::uuid", Long.class,
+                    shownId)).as("one confirmation").isEqualTo(1);
+        } finally {
+            browser.quit();
         }
     }
 }
