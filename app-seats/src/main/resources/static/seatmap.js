@@ -8,7 +8,7 @@ const WORDS = { FREE: 'free', HELD: 'someone is booking it', BOOKED: 'booked', Y
 
 let eventId = new URLSearchParams(location.search).get('event');
 let chosen = null;   // the seat label the buyer picked
-let attempt = null;  // {seat, name, buyer, key}: kept after an unknown outcome so "Book" again cannot book twice
+let attempt = null;  // {seat, name, buyer, key, unknown}: kept after an unknown outcome so "Book" again cannot book twice
 let submitting = false;
 let current = null;  // the seat button that holds the keyboard focus stop (roving tabindex)
 const seatButtons = new Map(); // label -> button
@@ -177,10 +177,38 @@ async function refresh() {
     if (!res.ok) return;
     for (const s of res.body) {
         const b = seatButtons.get(s.seat);
-        if (b && apply(b, s.status) && s.seat === chosen && !submitting && (s.status === 'BOOKED')) {
-            takenUnderUs(s.seat);
+        if (b && apply(b, s.status) && s.seat === chosen && !submitting && s.status === 'BOOKED') {
+            if (attempt && attempt.unknown && attempt.seat === s.seat) {
+                lookUp(attempt); // booked, but perhaps by our own attempt whose answer was lost
+            } else {
+                takenUnderUs(s.seat);
+            }
         }
     }
+}
+
+/** Asks whether an attempt with an unknown outcome made a booking: its Idempotency-Key finds it if so. */
+async function lookUp(a) {
+    let res;
+    try {
+        res = await getJson(`/api/bookings?idempotency-key=${encodeURIComponent(a.key)}`);
+    } catch (e) {
+        return; // still unknown; "Book seat" again stays safe
+    }
+    if (res.ok) {
+        booked(a.seat, a.buyer, res.body.bookingId);
+    } else if (res.status === 404) {
+        attempt = null;
+        takenUnderUs(a.seat);
+    }
+}
+
+function booked(seat, buyer, bookingId) {
+    rememberMine(seat);
+    attempt = null;
+    unchoose();
+    apply(seatButtons.get(seat), 'BOOKED');
+    say('ok', `Booked: seat ${seat} is yours.`, ` A confirmation e-mail is on its way to ${buyer}.`, bookingId);
 }
 
 function takenUnderUs(seat) {
@@ -298,11 +326,7 @@ async function book({ seat, name, buyer, key }) {
         return;
     }
     if (res.status === 201) {
-        rememberMine(seat);
-        attempt = null;
-        unchoose();
-        apply(seatButtons.get(seat), 'BOOKED');
-        say('ok', `Booked: seat ${seat} is yours.`, ` A confirmation e-mail is on its way to ${buyer}.`, problem.bookingId);
+        booked(seat, buyer, problem.bookingId);
         return;
     }
     const type = (problem.type || '').split('/').pop();
@@ -337,6 +361,7 @@ async function book({ seat, name, buyer, key }) {
 }
 
 function outcomeUnknown(seat) {
+    attempt.unknown = true;
     say('wait', `We don't know yet whether seat ${seat} was booked.`,
         ' The connection broke while your booking was being saved. Press “Book seat” again: it is safe, it cannot book you twice. A confirmation e-mail also means it worked.');
 }

@@ -111,4 +111,31 @@ class BookingOutcomeTest {
             browser.quit();
         }
     }
+
+    @Test
+    void theSeatMapResolvesAnUnknownOutcomeByItselfWhenTheSeatTurnsBooked() throws Exception {
+        JdbcTemplate db = new JdbcTemplate(servers.dataSource());
+        WebDriver browser = HeadlessChromium.open(Viewport.DESKTOP);
+        try (FaultProxy postgres = new FaultProxy(servers.postgres().host(), servers.postgres().port());
+             SeatsReplica app = SeatsReplica.start("commit-cut-resolve", servers, 1, null, Map.of(
+                     "spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/" + servers.database(),
+                     "seats.relay.interval", "1h"))) {
+            WebDriverWait wait = HeadlessChromium.waitFor(browser, 60);
+            browser.get(app.uri("/").toString());
+            wait.until(d -> d.findElement(By.cssSelector("button[data-seat='9G']"))).click();
+            browser.findElement(By.id("name")).sendKeys("Bea");
+            browser.findElement(By.id("email")).sendKeys("bea@example.com");
+            postgres.cutAfterCommitFollowing("INSERT INTO email_outbox");
+            browser.findElement(By.id("book")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "We don't know yet"));
+
+            // Nobody presses anything: the live update sees 9G booked and the key finds the booking: it is hers.
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Booked: seat 9G is yours"));
+            wait.until(ExpectedConditions.attributeToBe(By.cssSelector("button[data-seat='9G']"), "data-status", "YOURS"));
+            assertThat(db.queryForObject("SELECT id::text FROM bookings WHERE event_id = 'concert' AND seat_label = '9G'",
+                    String.class)).isEqualTo(browser.findElement(By.id("booking-id")).getText());
+        } finally {
+            browser.quit();
+        }
+    }
 }

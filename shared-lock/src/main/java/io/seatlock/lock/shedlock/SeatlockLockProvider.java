@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SeatlockLockProvider implements ExtensibleLockProvider {
 
     private static final Duration SHORTEST_GRANT = Duration.ofSeconds(1);
+    /** The shortest ttl the lock accepts with its default 1 ms safety margin. */
+    private static final Duration SHORTEST_LEASE = Duration.ofMillis(2);
 
     private final DistributedLock lock;
 
@@ -34,16 +36,15 @@ public final class SeatlockLockProvider implements ExtensibleLockProvider {
     @Override
     public Optional<SimpleLock> lock(LockConfiguration configuration) {
         // Precise now, rounded up to whole milliseconds: ShedLock's clock is truncated to the millisecond, and
-        // rounding down would shave up to 1 ms off a short lockAtMostFor.
+        // rounding down would shave up to 1 ms off a short lockAtMostFor. A lockAtMostUntil that a busy
+        // scheduler has already passed still gets the shortest lease Redis can keep, as ShedLock's JDBC
+        // providers grant a lock whose lock_until is already in the past.
         Duration left = Duration.between(Instant.now(), configuration.getLockAtMostUntil());
-        if (left.isNegative() || left.isZero()) {
-            return Optional.empty();
-        }
-        Duration atMost = Duration.ofMillis(left.plusNanos(999_999).toMillis());
+        Duration atMost = Duration.ofMillis(Math.max(SHORTEST_LEASE.toMillis(), left.plusNanos(999_999).toMillis()));
         try {
             return grant(configuration.getName(), atMost).map(lease -> new LeaseLock(lease, configuration));
         } catch (LeaseTooShortException e) {
-            return Optional.empty(); // lockAtMostUntil has (all but) passed: ShedLock expects "not locked", not an error
+            return Optional.empty(); // only with a safety margin configured above lockAtMostFor: "not locked"
         }
     }
 
