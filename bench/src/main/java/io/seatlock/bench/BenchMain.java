@@ -4,6 +4,8 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
@@ -44,42 +46,125 @@ public final class BenchMain {
         System.exit(0);
     }
 
-    private static Collection<RunResult> jmh(int threads, List<String> impls, Mode... modes) throws Exception {
+    /** Every contender, the two raw floors first. */
+    static final List<String> ALL = List.of("RAW_LETTUCE", "RAW_JEDIS", "SHARED_LOCK", "SHEDLOCK", "SHEDLOCK_SAFE",
+            "REDISSON_RLOCK", "REDISSON_FENCED", "SPRING_INTEGRATION");
+    private static final List<String> FLOORS_AND_OURS = List.of("RAW_LETTUCE", "RAW_JEDIS", "SHARED_LOCK");
+    private static final int FORKS = Integer.getInteger("bench.forks", 3);
+
+    /** Several forks (a fork's JIT and memory layout vary), each 2 x 2 s warm-up and 4 x 3 s measurement. */
+    private static Collection<RunResult> jmh(int threads, List<String> impls, Mode mode, boolean perOpProfilers)
+            throws Exception {
         OptionsBuilder options = new OptionsBuilder();
-        options.include(LockRoundTrip.class.getName() + ".acquireRelease").threads(threads).forks(1)
+        options.include(LockRoundTrip.class.getName() + ".acquireRelease").threads(threads).forks(FORKS)
                 .warmupIterations(2).warmupTime(TimeValue.seconds(2))
-                .measurementIterations(3).measurementTime(TimeValue.seconds(2))
+                .measurementIterations(4).measurementTime(TimeValue.seconds(3))
+                .jvmArgs("-Xmx1g").mode(mode)
                 .param("impl", impls.toArray(String[]::new)).shouldFailOnError(true);
-        for (Mode mode : modes) {
-            options.mode(mode);
+        if (perOpProfilers) {
+            options.addProfiler(GCProfiler.class).addProfiler(ClientCpuProfiler.class);
         }
         return new Runner(options.build()).run();
     }
 
+    /** Mean and half-width of JMH's 99.9 % confidence interval over all forks' iterations. */
+    record Figure(double mean, double error) {
+        static Figure of(Result<?> r, double scale) {
+            double error = Double.isNaN(r.getScoreError()) ? 0 : r.getScoreError();
+            return new Figure(r.getScore() * scale, error * scale);
+        }
+
+        String show(String format) {
+            return String.format(Locale.ROOT, format + " ± " + format, mean, error);
+        }
+    }
+
+    record Row(Figure opsPerSecond, Figure bytesPerOp, Figure cpuMicrosPerOp) {
+    }
+
     private static void lockRoundTrip() throws Exception {
-        List<String> impls = List.of("RAW_LETTUCE", "SHARED_LOCK", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK",
-                "REDISSON_FENCED", "SPRING_INTEGRATION");
-        StringBuilder md = new StringBuilder("| library | threads | ops/s (acquire+release) | ops/s vs floor | p50 µs | p99 µs | p50 vs floor |\n"
-                + "|---|---|---|---|---|---|---|\n");
-        for (int threads : new int[] {1, 8}) {
-            Map<String, double[]> byImpl = new LinkedHashMap<>();
-            for (RunResult r : jmh(threads, impls, Mode.Throughput, Mode.SampleTime)) {
-                double[] v = byImpl.computeIfAbsent(r.getParams().getParam("impl"), k -> new double[3]);
-                if (r.getParams().getMode() == Mode.Throughput) {
-                    v[0] = r.getPrimaryResult().getScore() * 1e6;
-                } else {
-                    v[1] = r.getPrimaryResult().getStatistics().getPercentile(50);
-                    v[2] = r.getPrimaryResult().getStatistics().getPercentile(99);
-                }
+        Map<String, Double> commands = new LinkedHashMap<>();
+        Map<String, String> commandMix = new LinkedHashMap<>();
+        for (String impl : ALL) {
+            RedisCommandCount count = RedisCommandCount.of(LockRoundTrip.Impl.valueOf(impl), 2_000);
+            commands.put(impl, count.perOperation());
+            commandMix.put(impl, count.mix());
+        }
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%d forks x 4 x 3 s per figure (after 2 x 2 s "
+                + "warm-up); ± is JMH's 99.9 %% confidence half-width.%n%n", FORKS));
+        md.append("| library | threads | ops/s | vs raw Lettuce | vs faster raw floor | bytes allocated/op | "
+                + "client CPU µs/op | Redis commands/op |\n|---|---|---|---|---|---|---|---|\n");
+        Map<Integer, Map<String, Row>> rows = new LinkedHashMap<>();
+        for (int threads : new int[] {1, 8, 16, 32, 64}) {
+            List<String> impls = threads == 1 || threads == 8 ? ALL : FLOORS_AND_OURS;
+            Map<String, Row> byImpl = new LinkedHashMap<>();
+            for (RunResult r : jmh(threads, impls, Mode.Throughput, true)) {
+                byImpl.put(r.getParams().getParam("impl"), new Row(Figure.of(r.getPrimaryResult(), 1e6),
+                        Figure.of(r.getSecondaryResults().get("gc.alloc.rate.norm"), 1),
+                        Figure.of(r.getSecondaryResults().get("client.cpu.us/op"), 1)));
             }
-            double[] floor = byImpl.get("RAW_LETTUCE");
+            rows.put(threads, byImpl);
+            double lettuce = byImpl.get("RAW_LETTUCE").opsPerSecond().mean();
+            double floor = Math.max(lettuce, byImpl.get("RAW_JEDIS").opsPerSecond().mean());
             for (String impl : impls) {
-                double[] v = byImpl.get(impl);
-                md.append(String.format(Locale.ROOT, "| %s | %d | %.0f | %.2fx | %.0f | %.0f | %.2fx |%n", impl, threads,
-                        v[0], v[0] / floor[0], v[1], v[2], v[1] / floor[1]));
+                Row row = byImpl.get(impl);
+                md.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2fx | %.2fx | %s | %s | %.1f |%n", impl, threads,
+                        row.opsPerSecond().show("%.0f"), row.opsPerSecond().mean() / lettuce,
+                        row.opsPerSecond().mean() / floor, row.bytesPerOp().show("%.0f"),
+                        row.cpuMicrosPerOp().show("%.1f"), commands.get(impl)));
             }
         }
+        md.append("\nRedis commands per acquire+release, counted from `INFO commandstats` (commands a script runs "
+                + "are counted too):\n\n| library | commands |\n|---|---|\n");
+        commandMix.forEach((impl, mix) -> md.append("| ").append(impl).append(" | ").append(mix).append(" |\n"));
+
+        md.append("\n| library | threads | p50 µs (mean of forks, min-max) | p99 µs | p50 vs raw Lettuce |\n|---|---|---|---|---|\n");
+        for (int threads : new int[] {1, 8}) {
+            Map<String, double[]> p50s = new LinkedHashMap<>();
+            for (RunResult r : jmh(threads, FLOORS_AND_OURS, Mode.SampleTime, false)) {
+                double[] perFork = r.getBenchmarkResults().stream()
+                        .mapToDouble(b -> b.getPrimaryResult().getStatistics().getPercentile(50)).toArray();
+                double p99 = r.getPrimaryResult().getStatistics().getPercentile(99);
+                double[] v = new double[] {mean(perFork), min(perFork), max(perFork), p99};
+                p50s.put(r.getParams().getParam("impl"), v);
+            }
+            double lettuce = p50s.get("RAW_LETTUCE")[0];
+            p50s.forEach((impl, v) -> md.append(String.format(Locale.ROOT, "| %s | %d | %.0f (%.0f-%.0f) | %.0f | %.2fx |%n",
+                    impl, threads, v[0], v[1], v[2], v[3], v[0] / lettuce)));
+        }
         write("lock-round-trip.md", md.toString());
+        plotThreads(rows);
+    }
+
+    private static double mean(double[] v) {
+        return java.util.Arrays.stream(v).average().orElse(Double.NaN);
+    }
+
+    private static double min(double[] v) {
+        return java.util.Arrays.stream(v).min().orElse(Double.NaN);
+    }
+
+    private static double max(double[] v) {
+        return java.util.Arrays.stream(v).max().orElse(Double.NaN);
+    }
+
+    private static void plotThreads(Map<Integer, Map<String, Row>> rows) throws Exception {
+        XYChart chart = new XYChartBuilder().width(800).height(450).title("Lock acquire+release vs client threads")
+                .xAxisTitle("threads").yAxisTitle("ops/s (mean of forks)").build();
+        chart.getStyler().setXAxisLogarithmic(true);
+        chart.getStyler().setYAxisMin(0.0);
+        for (String impl : FLOORS_AND_OURS) {
+            List<Double> x = new ArrayList<>();
+            List<Double> y = new ArrayList<>();
+            List<Double> err = new ArrayList<>();
+            rows.forEach((threads, byImpl) -> {
+                x.add(threads.doubleValue());
+                y.add(byImpl.get(impl).opsPerSecond().mean());
+                err.add(byImpl.get(impl).opsPerSecond().error());
+            });
+            chart.addSeries(impl, x, y, err);
+        }
+        BitmapEncoder.saveBitmap(chart, OUT.resolve("lock-threads").toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 
     private static void onSale() throws Exception {
@@ -99,23 +184,9 @@ public final class BenchMain {
     }
 
     private static void growth() throws Exception {
-        List<Integer> threads = List.of(1, 2, 4, 8, 16, 32, 64);
-        Map<String, List<Double>> opsByImpl = new LinkedHashMap<>();
-        for (int t : threads) {
-            for (RunResult r : jmh(t, List.of("RAW_LETTUCE", "SHARED_LOCK"), Mode.Throughput)) {
-                opsByImpl.computeIfAbsent(r.getParams().getParam("impl"), k -> new ArrayList<>())
-                        .add(r.getPrimaryResult().getScore() * 1e6);
-            }
-        }
-        StringBuilder md = new StringBuilder("| threads | raw Lettuce ops/s | shared-lock ops/s | ratio |\n|---|---|---|---|\n");
-        for (int i = 0; i < threads.size(); i++) {
-            double raw = opsByImpl.get("RAW_LETTUCE").get(i);
-            double ours = opsByImpl.get("SHARED_LOCK").get(i);
-            md.append(String.format(Locale.ROOT, "| %d | %.0f | %.0f | %.2fx |%n", threads.get(i), raw, ours, ours / raw));
-        }
         List<Integer> sizes = List.of(1_000, 10_000, 100_000, 1_000_000);
         List<Double> bookingRate = new ArrayList<>();
-        md.append("\n| seats | booking attempts | requests/s | winners | winners p99 ms |\n|---|---|---|---|---|\n");
+        StringBuilder md = new StringBuilder("| seats | booking attempts | requests/s | winners | winners p99 ms |\n|---|---|---|---|---|\n");
         try (OnSale sale = new OnSale(true)) {
             sale.warmUp();
             for (int size : sizes) {
@@ -127,14 +198,6 @@ public final class BenchMain {
             }
         }
         write("growth.md", md.toString());
-
-        XYChart locks = new XYChartBuilder().width(800).height(450).title("Lock acquire+release vs client threads")
-                .xAxisTitle("threads").yAxisTitle("ops/s").build();
-        locks.getStyler().setXAxisLogarithmic(true);
-        locks.getStyler().setYAxisMin(0.0);
-        List<Double> x = threads.stream().map(Integer::doubleValue).toList();
-        opsByImpl.forEach((impl, ops) -> locks.addSeries(impl, x, ops));
-        BitmapEncoder.saveBitmap(locks, OUT.resolve("lock-threads").toString(), BitmapEncoder.BitmapFormat.PNG);
         XYChart bookings = new XYChartBuilder().width(800).height(450).title("Booking requests/s vs seats in the event")
                 .xAxisTitle("seats").yAxisTitle("requests/s").build();
         bookings.getStyler().setXAxisLogarithmic(true);

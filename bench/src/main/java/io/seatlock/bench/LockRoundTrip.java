@@ -34,7 +34,12 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
 
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.SetParams;
+
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,14 +51,14 @@ import java.util.concurrent.locks.Lock;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class LockRoundTrip {
 
-    public enum Impl { RAW_LETTUCE, SHARED_LOCK, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
+    public enum Impl { RAW_LETTUCE, RAW_JEDIS, SHARED_LOCK, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
 
     /** One acquire+release; false if either step did not do what it should. */
     interface Locker extends AutoCloseable {
         boolean acquireRelease(String key) throws Exception;
     }
 
-    @Param({"RAW_LETTUCE", "SHARED_LOCK", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
+    @Param({"RAW_LETTUCE", "RAW_JEDIS", "SHARED_LOCK", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
             "SPRING_INTEGRATION"})
     public Impl impl;
 
@@ -134,6 +139,30 @@ public class LockRoundTrip {
                     public void close() {
                         c.close();
                         client.shutdown();
+                    }
+                };
+            }
+            case RAW_JEDIS: {
+                // A connection per thread, as a Jedis user would have (Jedis connections are not thread-safe).
+                List<Jedis> all = new CopyOnWriteArrayList<>();
+                ThreadLocal<Jedis> mine = ThreadLocal.withInitial(() -> {
+                    Jedis jedis = new Jedis(redis.host(), redis.port());
+                    all.add(jedis);
+                    return jedis;
+                });
+                String sha = mine.get().scriptLoad(
+                        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0");
+                SetParams nxPx = SetParams.setParams().nx().px(10_000);
+                return new Locker() {
+                    public boolean acquireRelease(String key) {
+                        Jedis r = mine.get();
+                        boolean acquired = "OK".equals(r.set(key, "tok", nxPx));
+                        Object released = r.evalsha(sha, List.of(key), List.of("tok"));
+                        return acquired && Long.valueOf(1L).equals(released);
+                    }
+
+                    public void close() {
+                        all.forEach(Jedis::close);
                     }
                 };
             }

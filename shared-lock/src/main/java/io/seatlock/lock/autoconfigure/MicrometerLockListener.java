@@ -1,11 +1,16 @@
 package io.seatlock.lock.autoconfigure;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * Lock metrics, tagged by lock group (the name up to its first ':'): {@code seatlock.lock.attempts},
@@ -16,24 +21,42 @@ import java.time.Duration;
 public class MicrometerLockListener implements LockListener {
 
     private final MeterRegistry registry;
+    /** The meters every acquire touches, looked up once per group instead of on each call. */
+    private final ConcurrentMap<String, GroupMeters> hot = new ConcurrentHashMap<>();
+
+    private record GroupMeters(Counter attempts, Counter busy, Map<OverlapImpact, Counter> acquired, Counter released,
+                               Timer heldReleased) {
+    }
 
     public MicrometerLockListener(MeterRegistry registry) {
         this.registry = registry;
     }
 
+    private GroupMeters meters(String group) {
+        return hot.computeIfAbsent(group, g -> {
+            Map<OverlapImpact, Counter> acquired = new EnumMap<>(OverlapImpact.class);
+            for (OverlapImpact impact : OverlapImpact.values()) {
+                acquired.put(impact, registry.counter("seatlock.lock.acquired", "group", g, "impact", impact.name()));
+            }
+            return new GroupMeters(registry.counter("seatlock.lock.attempts", "group", g),
+                    registry.counter("seatlock.lock.busy", "group", g), acquired,
+                    registry.counter("seatlock.lock.released", "group", g), heldTimer(g, "released"));
+        });
+    }
+
     @Override
     public void onAttempt(String group) {
-        registry.counter("seatlock.lock.attempts", "group", group).increment();
+        meters(group).attempts().increment();
     }
 
     @Override
     public void onAcquired(String group, OverlapImpact impact) {
-        registry.counter("seatlock.lock.acquired", "group", group, "impact", impact.name()).increment();
+        meters(group).acquired().get(impact).increment();
     }
 
     @Override
     public void onBusy(String group) {
-        registry.counter("seatlock.lock.busy", "group", group).increment();
+        meters(group).busy().increment();
     }
 
     @Override
@@ -48,8 +71,9 @@ public class MicrometerLockListener implements LockListener {
 
     @Override
     public void onReleased(String group, Duration held) {
-        registry.counter("seatlock.lock.released", "group", group).increment();
-        heldTimer(group, "released").record(held);
+        GroupMeters meters = meters(group);
+        meters.released().increment();
+        meters.heldReleased().record(held);
     }
 
     @Override

@@ -10,14 +10,14 @@ import io.seatlock.lock.ReleaseOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One grant. No monitor guards it: state changes are atomic, so no user callback and no other object's
@@ -36,22 +36,44 @@ final class RedisLease implements LockLease {
     private final String owner;
     private final FencingToken fencingToken;
     private final String group;
+    private final String lockKey;
     private final long acquiredAtNanos;
-    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
-    private final Semaphore extending = new Semaphore(1);
-    private final AtomicReference<Runnable> onLost = new AtomicReference<>();
-    private final AtomicBoolean lostCallbackRun = new AtomicBoolean();
+    // Plain volatile fields with VarHandles instead of Atomic* objects: a lease is made per acquire, and
+    // most are released without ever being renewed, so the renewal permit is created on first use.
+    private volatile State state = State.HELD;
+    private volatile Semaphore extending;
+    private volatile Runnable onLost;
+    private volatile boolean lostCallbackRun;
     private volatile long deadlineNanos;
     private volatile ScheduledFuture<?> watchdog;
     /** Written and read by the watchdog only (one task of this lease at a time). */
     private long nextRenewalNanos;
 
-    RedisLease(RedisLockClient client, LockSpec spec, String owner, FencingToken fencingToken, long startNanos) {
+    private static final VarHandle STATE;
+    private static final VarHandle EXTENDING;
+    private static final VarHandle ON_LOST;
+    private static final VarHandle LOST_CALLBACK_RUN;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(RedisLease.class, "state", State.class);
+            EXTENDING = lookup.findVarHandle(RedisLease.class, "extending", Semaphore.class);
+            ON_LOST = lookup.findVarHandle(RedisLease.class, "onLost", Runnable.class);
+            LOST_CALLBACK_RUN = lookup.findVarHandle(RedisLease.class, "lostCallbackRun", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    RedisLease(RedisLockClient client, LockSpec spec, String group, String lockKey, String owner,
+               FencingToken fencingToken, long startNanos) {
         this.client = client;
         this.spec = spec;
         this.owner = owner;
         this.fencingToken = fencingToken;
-        this.group = LockListener.groupOf(spec.name());
+        this.group = group;
+        this.lockKey = lockKey;
         this.acquiredAtNanos = startNanos;
         this.deadlineNanos = deadlineFrom(startNanos, spec.ttl());
     }
@@ -78,23 +100,23 @@ final class RedisLease implements LockLease {
 
     @Override
     public boolean isValid() {
-        return state.get() == State.HELD && System.nanoTime() - deadlineNanos < 0;
+        return state == State.HELD && System.nanoTime() - deadlineNanos < 0;
     }
 
     @Override
     public Duration validFor() {
         long left = deadlineNanos - System.nanoTime();
-        return state.get() == State.HELD && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+        return state == State.HELD && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
     @Override
     public boolean isLost() {
-        return state.get() == State.LOST;
+        return state == State.LOST;
     }
 
     @Override
     public boolean isKeptAlive() {
-        return onLost.get() != null && state.get() == State.HELD;
+        return onLost != null && state == State.HELD;
     }
 
     @Override
@@ -107,7 +129,7 @@ final class RedisLease implements LockLease {
         LockSpec.requireValidTtl(ttl);
         client.requireUsableTtl(ttl);
         ttl = Duration.ofMillis(ttl.toMillis()); // what Redis applies
-        State now = state.get();
+        State now = state;
         if (now == State.RELEASED) {
             throw new IllegalStateException("lease on '" + spec.name() + "' was released; acquire the lock again");
         }
@@ -117,12 +139,12 @@ final class RedisLease implements LockLease {
         takeExtendPermit();
         try {
             long start = System.nanoTime();
-            if (awaitUninterruptibly(client.extend(spec.name(), owner, ttl))) {
+            if (awaitUninterruptibly(client.extend(lockKey, owner, ttl))) {
                 renewed(start, ttl);
                 return true;
             }
         } finally {
-            extending.release();
+            extending().release();
         }
         markLost("a renewal found it taken or expired");
         return false;
@@ -131,16 +153,16 @@ final class RedisLease implements LockLease {
     @Override
     public LockLease keepAlive(Runnable callback) {
         Objects.requireNonNull(callback, "onLost callback must not be null");
-        State now = state.get();
+        State now = state;
         if (now != State.HELD) {
             throw new IllegalStateException("lease on '" + spec.name() + "' is " + now.name().toLowerCase());
         }
-        if (!onLost.compareAndSet(null, callback)) {
+        if (!ON_LOST.compareAndSet(this, null, callback)) {
             throw new IllegalStateException("lease on '" + spec.name() + "' is already kept alive");
         }
         nextRenewalNanos = System.nanoTime() + renewalPeriodNanos();
         watchdog = client.watchdogs().schedule(this::watch, 0, TimeUnit.NANOSECONDS);
-        if (state.get() == State.LOST) {
+        if (state == State.LOST) {
             fireLostCallback(); // lost between the check above and the callback's registration
         }
         return this;
@@ -152,7 +174,7 @@ final class RedisLease implements LockLease {
      * whatever the command timeout and however many leases share the client.
      */
     private void watch() {
-        if (state.get() != State.HELD) {
+        if (state != State.HELD) {
             return;
         }
         long now = System.nanoTime();
@@ -163,12 +185,12 @@ final class RedisLease implements LockLease {
         }
         if (now - nextRenewalNanos >= 0) {
             nextRenewalNanos = now + renewalPeriodNanos();
-            if (extending.tryAcquire()) {
+            if (extending().tryAcquire()) {
                 renewInBackground(now);
             } // else the previous renewal still waits for Redis; its answer or the give-up time decides
         }
         long wakeAt = nextRenewalNanos - giveUpAt < 0 ? nextRenewalNanos : giveUpAt;
-        if (state.get() == State.HELD) {
+        if (state == State.HELD) {
             watchdog = client.watchdogs().schedule(this::watch, Math.max(0, wakeAt - now), TimeUnit.NANOSECONDS);
         }
     }
@@ -176,14 +198,14 @@ final class RedisLease implements LockLease {
     private void renewInBackground(long start) {
         CompletableFuture<Boolean> answer;
         try {
-            answer = client.extend(spec.name(), owner, spec.ttl());
+            answer = client.extend(lockKey, owner, spec.ttl());
         } catch (RuntimeException e) {
-            extending.release();
+            extending().release();
             client.listener().onRenewalFailed(group);
             return;
         }
         answer.whenComplete((ours, error) -> {
-            extending.release();
+            extending().release();
             if (error != null) {
                 client.listener().onRenewalFailed(group);
                 log.debug("renewal of '{}' failed; retrying until the local deadline nears", spec.name(), error);
@@ -196,14 +218,14 @@ final class RedisLease implements LockLease {
     }
 
     private void renewed(long start, Duration ttl) {
-        if (state.get() == State.HELD) {
+        if (state == State.HELD) {
             deadlineNanos = deadlineFrom(start, ttl);
             client.listener().onRenewed(group);
         }
     }
 
     private void markLost(String reason) {
-        if (!state.compareAndSet(State.HELD, State.LOST)) {
+        if (!STATE.compareAndSet(this, State.HELD, State.LOST)) {
             return;
         }
         stopWatchdog();
@@ -214,8 +236,8 @@ final class RedisLease implements LockLease {
     }
 
     private void fireLostCallback() {
-        Runnable callback = onLost.get();
-        if (callback != null && lostCallbackRun.compareAndSet(false, true)) {
+        Runnable callback = onLost;
+        if (callback != null && LOST_CALLBACK_RUN.compareAndSet(this, false, true)) {
             client.runCallback(callback, spec.name());
         }
     }
@@ -227,17 +249,17 @@ final class RedisLease implements LockLease {
 
     /** Ends the lease at once (it leaves {@code heldLeases} even if Redis is down) and deletes the key by owner. */
     CompletableFuture<ReleaseOutcome> releaseAsync() {
-        State before = state.getAndSet(State.RELEASED);
+        State before = (State) STATE.getAndSet(this, State.RELEASED);
         if (before == State.RELEASED) {
             return CompletableFuture.completedFuture(ReleaseOutcome.ALREADY_RELEASED);
         }
         stopWatchdog();
         client.forget(this);
-        return client.delete(spec.name(), owner).thenApply(deleted -> {
+        return client.delete(lockKey, owner).thenApply(deleted -> {
             if (before == State.LOST) {
                 return ReleaseOutcome.LOST;
             }
-            if (deleted) {
+            if (deleted == 1) {
                 client.listener().onReleased(group, heldFor());
                 return ReleaseOutcome.RELEASED;
             }
@@ -248,10 +270,10 @@ final class RedisLease implements LockLease {
 
     @Override
     public ReleaseOutcome releaseAfter(Duration keepFor) {
-        if (keepFor == null || keepFor.toMillis() < 1 || state.get() != State.HELD) {
+        if (keepFor == null || keepFor.toMillis() < 1 || state != State.HELD) {
             return release();
         }
-        State before = state.getAndSet(State.RELEASED);
+        State before = (State) STATE.getAndSet(this, State.RELEASED);
         if (before != State.HELD) {
             return before == State.LOST ? ReleaseOutcome.LOST : ReleaseOutcome.ALREADY_RELEASED;
         }
@@ -260,9 +282,9 @@ final class RedisLease implements LockLease {
         takeExtendPermit(); // a background renewal landing after this one would stretch the lock to its full ttl
         boolean stillOurs;
         try {
-            stillOurs = awaitUninterruptibly(client.extend(spec.name(), owner, keepFor));
+            stillOurs = awaitUninterruptibly(client.extend(lockKey, owner, keepFor));
         } finally {
-            extending.release();
+            extending().release();
         }
         if (stillOurs) {
             client.listener().onReleased(group, heldFor());
@@ -282,13 +304,25 @@ final class RedisLease implements LockLease {
         }
     }
 
+    /** The one renewal permit, made on first use. */
+    private Semaphore extending() {
+        Semaphore permit = extending;
+        if (permit == null) {
+            permit = new Semaphore(1);
+            if (!EXTENDING.compareAndSet(this, null, permit)) {
+                permit = extending;
+            }
+        }
+        return permit;
+    }
+
     private void takeExtendPermit() {
         boolean interrupted = false;
         long deadline = System.nanoTime() + client.commandTimeout().toNanos();
         try {
             while (true) {
                 try {
-                    if (extending.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    if (extending().tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                         return;
                     }
                     throw new LockUnavailableException("a renewal of '" + spec.name() + "' still waits for Redis after "
@@ -338,6 +372,6 @@ final class RedisLease implements LockLease {
 
     @Override
     public String toString() {
-        return "LockLease[" + spec.name() + ", token " + fencingToken + ", " + state.get().name().toLowerCase() + "]";
+        return "LockLease[" + spec.name() + ", token " + fencingToken + ", " + state.name().toLowerCase() + "]";
     }
 }

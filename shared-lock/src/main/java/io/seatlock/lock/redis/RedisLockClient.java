@@ -37,7 +37,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,6 +68,8 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     /** Our own wait ends this long after Lettuce's command timeout would have ended it. */
     private static final long AWAIT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
     private final RedisConnector redis;
     private final RedisLockSettings settings;
     private final LockListener listener;
@@ -76,6 +77,8 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private final ScheduledThreadPoolExecutor watchdogs;
     private final ExecutorService callbacks;
     private final Set<RedisLease> held = ConcurrentHashMap.newKeySet();
+    private final String ownerSuffix;
+    private volatile TtlArgs lastTtl;
 
     private RedisLockClient(RedisConnector redis, Duration commandTimeout, RedisLockSettings settings,
                             LockListener listener) {
@@ -83,6 +86,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         this.commandTimeout = commandTimeout;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.listener = Objects.requireNonNull(listener, "listener");
+        this.ownerSuffix = "@" + settings.instanceId();
         // Neither pool starts a thread before its first task.
         this.watchdogs = new ScheduledThreadPoolExecutor(1, daemon("seatlock-watchdog"));
         this.watchdogs.setRemoveOnCancelPolicy(true);
@@ -188,33 +192,40 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private Optional<LockLease> attempt(LockSpec spec, boolean interruptible) throws InterruptedException {
         String group = LockListener.groupOf(spec.name());
         listener.onAttempt(group);
-        // Unique, not secret: anyone who can read Redis can read the token anyway; SecureRandom would contend.
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        String owner = new UUID(random.nextLong(), random.nextLong()) + "@" + settings.instanceId();
+        String owner = ownerToken();
+        String[] keys = keysOf(spec.name());
+        TtlArgs ttl = ttlArgs(spec.ttl().toMillis());
+        String[] args = {owner, ttl.lease(), ttl.fence()};
         // The lease's clock starts when the script is handed to the connection, after any connect: still
         // before Redis runs it, so the local deadline stays on the safe side.
         long[] sentAt = new long[1];
-        CompletableFuture<Long> answer = send(r -> {
+        CompletableFuture<Long> answer;
+        RedisClusterAsyncCommands<String, String> connected = redis.connectedOrNull();
+        if (connected != null) {
             sentAt[0] = System.nanoTime();
-            return LockScripts.ACQUIRE.run(r, keysOf(spec.name()), owner, Long.toString(spec.ttl().toMillis()),
-                    Long.toString(spec.ttl().plus(FENCE_KEPT_AFTER_LEASE).toMillis()));
-        });
+            answer = send(connected, r -> LockScripts.ACQUIRE.run(r, keys, args));
+        } else {
+            answer = send(r -> {
+                sentAt[0] = System.nanoTime();
+                return LockScripts.ACQUIRE.run(r, keys, args);
+            });
+        }
         long token;
         try {
             token = await(group, answer, interruptible);
         } catch (InterruptedException | LockUnavailableException e) {
-            answer.whenComplete((granted, error) -> takeBack(spec.name(), owner));
+            answer.whenComplete((granted, error) -> takeBack(keys[0], owner));
             throw e;
         }
         if (token == 0) {
             listener.onBusy(group);
             return Optional.empty();
         }
-        RedisLease lease = new RedisLease(this, spec, owner, new FencingToken(token), sentAt[0]);
+        RedisLease lease = new RedisLease(this, spec, group, keys[0], owner, new FencingToken(token), sentAt[0]);
         if (!lease.isValid()) {
             // Redis answered after the lease's own validity: someone else may already hold it. Not ours.
             listener.onLateGrant(group);
-            takeBack(spec.name(), owner);
+            takeBack(keys[0], owner);
             return Optional.empty();
         }
         held.add(lease);
@@ -378,27 +389,69 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         return new String[] {lockKey(name), settings.keyPrefix() + "fence:{" + name + "}"};
     }
 
-    CompletableFuture<Boolean> extend(String name, String owner, Duration ttl) {
-        return send(r -> LockScripts.EXTEND.run(r, new String[] {lockKey(name)}, owner, Long.toString(ttl.toMillis())))
+    CompletableFuture<Boolean> extend(String lockKey, String owner, Duration ttl) {
+        return send(r -> LockScripts.EXTEND.run(r, new String[] {lockKey}, owner, Long.toString(ttl.toMillis())))
                 .thenApply(extended -> extended == 1);
     }
 
-    CompletableFuture<Boolean> delete(String name, String owner) {
-        return send(r -> LockScripts.RELEASE.run(r, new String[] {lockKey(name)}, owner))
-                .thenApply(deleted -> deleted == 1);
+    /** Compare-and-delete; completes with 1 if the key was this owner's and is gone, else 0. */
+    CompletableFuture<Long> delete(String lockKey, String owner) {
+        return send(r -> LockScripts.RELEASE.run(r, new String[] {lockKey}, owner));
     }
 
     /** Best effort, never waits and never opens a connection: a grant nobody waits for is deleted by owner. */
-    private void takeBack(String name, String owner) {
+    private void takeBack(String lockKey, String owner) {
         RedisClusterAsyncCommands<String, String> commands = redis.connectedOrNull();
         if (commands == null) {
             return;
         }
-        LockScripts.RELEASE.run(commands, new String[] {lockKey(name)}, owner).whenComplete((deleted, error) -> {
+        LockScripts.RELEASE.run(commands, new String[] {lockKey}, owner).whenComplete((deleted, error) -> {
             if (error != null) {
-                log.debug("could not take back a grant of '{}'; it expires on its own", name, error);
+                log.debug("could not take back a grant of {}; it expires on its own", lockKey, error);
             }
         });
+    }
+
+    /** The acquire script's ttl arguments as text; an application uses few ttls, so the last one is kept. */
+    private record TtlArgs(long millis, String lease, String fence) {
+    }
+
+    private TtlArgs ttlArgs(long millis) {
+        TtlArgs last = lastTtl;
+        if (last == null || last.millis() != millis) {
+            last = new TtlArgs(millis, Long.toString(millis), Long.toString(millis + FENCE_KEPT_AFTER_LEASE.toMillis()));
+            lastTtl = last;
+        }
+        return last;
+    }
+
+    /**
+     * A random owner token in UUID form, then {@code @instance-id}, built in one buffer. Unique, not secret:
+     * anyone who can read Redis can read the token anyway; SecureRandom would contend.
+     */
+    private String ownerToken() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        char[] token = new char[36 + ownerSuffix.length()];
+        long high = random.nextLong();
+        long low = random.nextLong();
+        hex(high >>> 32, token, 0, 8);
+        token[8] = '-';
+        hex(high >>> 16, token, 9, 4);
+        token[13] = '-';
+        hex(high, token, 14, 4);
+        token[18] = '-';
+        hex(low >>> 48, token, 19, 4);
+        token[23] = '-';
+        hex(low, token, 24, 12);
+        ownerSuffix.getChars(0, ownerSuffix.length(), token, 36);
+        return new String(token);
+    }
+
+    private static void hex(long value, char[] into, int at, int digits) {
+        for (int i = digits - 1; i >= 0; i--) {
+            into[at + i] = HEX[(int) (value & 0xF)];
+            value >>>= 4;
+        }
     }
 
     void forget(RedisLease lease) {
@@ -434,9 +487,14 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
     /** Sends without waiting; a connect under way is shared with every other caller. */
     private <T> CompletableFuture<T> send(Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
-        RedisClusterAsyncCommands<String, String> commands = redis.connectedOrNull();
+        return send(redis.connectedOrNull(), command);
+    }
+
+    /** Sends on {@code connected}, or once the shared connect attempt has made a connection (if null). */
+    private <T> CompletableFuture<T> send(RedisClusterAsyncCommands<String, String> connected,
+                                          Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
         try {
-            return commands != null ? command.apply(commands) : redis.commands().thenCompose(command);
+            return connected != null ? command.apply(connected) : redis.commands().thenCompose(command);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
