@@ -73,7 +73,7 @@ class BookingApiTest {
                 "{\"seat\":\"2A\",\"status\":\"FREE\"}");
         assertThat(app.get("/api/events").body()).contains("\"id\":\"concert\"");
 
-        long soldMarkers = servers.redis().with(r -> r.exists(servers.keyPrefix() + "sold:{seat:concert:1A}"));
+        long soldMarkers = servers.redis().with(r -> r.exists(servers.keyPrefix() + "decided:{seat:concert:1A}"));
         assertThat(soldMarkers).isEqualTo(1L);
         long pgCheckoutsBefore = app.timerCount("hikaricp.connections.usage");
         HttpResponse<String> again = app.book("concert", "1A", "bob@example.com", "Bob");

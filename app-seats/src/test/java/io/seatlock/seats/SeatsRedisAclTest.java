@@ -45,7 +45,7 @@ class SeatsRedisAclTest {
                 HttpResponse<String> booked = app.book("concert", "7G", "ada@example.com", "Ada");
                 assertThat(booked.statusCode()).as(booked.body()).isEqualTo(201);
                 assertThat(booked.body()).contains("\"bouncer\":\"up\"");
-                long hint = redis.server().with(r -> r.exists("seatlock:sold:{seat:concert:7G}"));
+                long hint = redis.server().with(r -> r.exists("seatlock:decided:{seat:concert:7G}"));
                 assertThat(hint).as("sold-seat hint written").isEqualTo(1L);
 
                 long transactionsBefore = app.timerCount("hikaricp.connections.usage");

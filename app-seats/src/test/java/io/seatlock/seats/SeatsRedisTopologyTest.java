@@ -58,7 +58,7 @@ class SeatsRedisTopologyTest {
             assertThat(booked.body()).contains("\"bouncer\":\"up\"");
             String lockName = "seat:concert:" + seat;
             assertThat(keysOn(topologyNodes)).as("the lock's fence and the sold hint live in the configured Redis")
-                    .contains(servers.keyPrefix() + "fence:{" + lockName + "}", servers.keyPrefix() + "sold:{" + lockName + "}");
+                    .contains(servers.keyPrefix() + "fence:{" + lockName + "}", servers.keyPrefix() + "decided:{" + lockName + "}");
             List<String> onDefaultRedis = servers.redis().with(r -> r.keys(servers.keyPrefix() + "*"));
             assertThat(onDefaultRedis).as("nothing on the default Redis").isEmpty();
 

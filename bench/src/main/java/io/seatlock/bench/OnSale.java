@@ -79,7 +79,7 @@ final class OnSale implements AutoCloseable {
         db.sql("DELETE FROM email_outbox").update();
         db.sql("DELETE FROM bookings").update();
         db.sql("DELETE FROM seats WHERE event_id = 'big'").update();
-        redis.deleteKeys("bench-onsale:sold:");
+        redis.deleteKeys("bench-onsale:decided:");
         db.sql("INSERT INTO events (id, name, starts_at) VALUES ('big', 'Stadium', now()) ON CONFLICT DO NOTHING").update();
         int perRow = Math.max(1, (seats + 19) / 20);
         db.sql("INSERT INTO seats (event_id, label) SELECT 'big', n || chr(64 + r) FROM generate_series(1, 20) r, "

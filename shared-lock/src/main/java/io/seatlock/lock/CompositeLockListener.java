@@ -21,6 +21,11 @@ record CompositeLockListener(List<LockListener> listeners) implements LockListen
     }
 
     @Override
+    public void onDecided(String group) {
+        listeners.forEach(l -> l.onDecided(group));
+    }
+
+    @Override
     public void onUnavailable(String group) {
         listeners.forEach(l -> l.onUnavailable(group));
     }

@@ -26,6 +26,24 @@ public interface DistributedLock {
     Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact);
 
     /**
+     * As {@link #tryAcquire}, but first looks, in the same round trip, for the lock's "decided" marker, left
+     * by a holder that finished the work ({@link LockLease#releaseDecided}): then it takes nothing and says
+     * so. A busy answer carries the holder's remaining time to live. The marker is a hint for turning the
+     * crowd away cheaply (a sold seat, a paid invoice), never the decision itself: it can only be missing
+     * (Redis lost it), so whatever the lock guards must still check its own storage.
+     *
+     * <p>The default implementation has no markers: it never reports decided, and asks for the remaining
+     * time to live separately.
+     *
+     * @throws LockUnavailableException if Redis did not answer within the command timeout
+     */
+    default AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
+        Optional<LockLease> lease = tryAcquire(name, ttl, impact);
+        return lease.isPresent() ? AcquireAttempt.acquired(lease.get())
+                : AcquireAttempt.busy(remainingTtl(name).orElse(null));
+    }
+
+    /**
      * Waits up to {@code maxWait} for the lock, backing off between attempts (no busy spin).
      *
      * @throws LockNotAcquiredException if the lock stayed busy for {@code maxWait}

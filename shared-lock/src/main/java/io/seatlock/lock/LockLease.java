@@ -57,6 +57,17 @@ public interface LockLease extends AutoCloseable {
     ReleaseOutcome release();
 
     /**
+     * Releases and, in the same round trip, leaves the lock's "decided" marker for {@code keepMarkerFor}: the
+     * work is done (a booking committed), so {@link DistributedLock#tryAcquireUnlessDecided} turns later
+     * callers away without taking the lock. The marker is set even if this lease was lost (the work is
+     * done either way); the release itself is owner-checked as always. Call it only after the outcome is
+     * durable. The default implementation has no markers and just releases.
+     */
+    default ReleaseOutcome releaseDecided(Duration keepMarkerFor) {
+        return release();
+    }
+
+    /**
      * Ends this lease but lets the lock stand for {@code keepFor} more (ShedLock's
      * {@code lockAtLeastFor}), owner-checked like a renewal; releases at once if {@code keepFor} is
      * not positive.

@@ -22,6 +22,10 @@ public interface LockListener {
     default void onBusy(String group) {
     }
 
+    /** An attempt found the lock's "decided" marker and took nothing. */
+    default void onDecided(String group) {
+    }
+
     default void onUnavailable(String group) {
     }
 

@@ -8,6 +8,7 @@ public class CountingListener implements LockListener {
     public final AtomicInteger attempts = new AtomicInteger();
     public final AtomicInteger acquired = new AtomicInteger();
     public final AtomicInteger busy = new AtomicInteger();
+    public final AtomicInteger decided = new AtomicInteger();
     public final AtomicInteger unavailable = new AtomicInteger();
     public final AtomicInteger lateGrants = new AtomicInteger();
     public final AtomicInteger released = new AtomicInteger();
@@ -15,6 +16,11 @@ public class CountingListener implements LockListener {
     public final AtomicInteger renewed = new AtomicInteger();
     public final AtomicInteger renewalFailed = new AtomicInteger();
     public final AtomicInteger fencingRejected = new AtomicInteger();
+
+    @Override
+    public void onDecided(String group) {
+        decided.incrementAndGet();
+    }
 
     @Override
     public void onAttempt(String group) {

@@ -196,6 +196,55 @@ class RedisLockContractTest {
         assertThat(stale.release()).isEqualTo(ReleaseOutcome.ALREADY_RELEASED);
     }
 
+    private String decidedKey(String name) {
+        return servers.keyPrefix() + "decided:{" + name + "}";
+    }
+
+    private long markers(String name) {
+        return servers.redis().with(r -> r.exists(decidedKey(name)));
+    }
+
+    @Test
+    void aLockReleasedAsDecidedTurnsLaterCallersAwayInOneRoundTripWithoutTakingIt() {
+        AcquireAttempt first = lock.tryAcquireUnlessDecided("seat:x:2B", LONG, OverlapImpact.BROKEN_PROMISE);
+        LockLease lease = first.lease().orElseThrow();
+        assertThat(first.isDecided()).isFalse();
+
+        AcquireAttempt busy = newClient("b", LockListener.NOOP)
+                .tryAcquireUnlessDecided("seat:x:2B", LONG, OverlapImpact.BROKEN_PROMISE);
+        assertThat(busy.lease()).isEmpty();
+        assertThat(busy.isDecided()).isFalse();
+        assertThat(busy.busyFor()).hasValueSatisfying(left -> assertThat(left).isBetween(Duration.ofSeconds(1), LONG));
+
+        assertThat(lease.releaseDecided(Duration.ofMinutes(10))).isEqualTo(ReleaseOutcome.RELEASED);
+        assertThat(valueOf("seat:x:2B")).as("the lock itself is gone").isNull();
+        long markerTtl = servers.redis().with(r -> r.pttl(decidedKey("seat:x:2B")));
+        assertThat(markerTtl).isBetween(1L, 600_000L);
+
+        AcquireAttempt later = lock.tryAcquireUnlessDecided("seat:x:2B", LONG, OverlapImpact.BROKEN_PROMISE);
+        assertThat(later.isDecided()).isTrue();
+        assertThat(later.lease()).isEmpty();
+        assertThat(valueOf("seat:x:2B")).as("nothing taken").isNull();
+        assertThat(counts.decided).hasValue(1);
+        // The plain acquire knows nothing of markers.
+        assertThat(lock.tryAcquire("seat:x:2B", LONG, OverlapImpact.BROKEN_PROMISE)).isPresent();
+    }
+
+    @Test
+    void aLostLeaseReleasedAsDecidedLeavesTheMarkerButNotTheNewHoldersLock() {
+        LockLease stale = lock.tryAcquireUnlessDecided("seat:x:3C", Duration.ofMillis(100), OverlapImpact.BROKEN_PROMISE)
+                .lease().orElseThrow();
+        await().atMost(Duration.ofSeconds(2)).until(() -> valueOf("seat:x:3C") == null);
+        LockLease newHolder = newClient("b", LockListener.NOOP)
+                .tryAcquire("seat:x:3C", LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow();
+
+        assertThatThrownBy(() -> stale.releaseDecided(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(markers("seat:x:3C")).as("bad input writes nothing").isZero();
+        assertThat(stale.releaseDecided(Duration.ofMinutes(1))).isEqualTo(ReleaseOutcome.LOST);
+        assertThat(valueOf("seat:x:3C")).isEqualTo(newHolder.ownerToken());
+        assertThat(markers("seat:x:3C")).isEqualTo(1L);
+    }
+
     @Test
     void fencingTokensStrictlyIncreaseAndTheStaleOneIsRejectedByPostgres() throws Exception {
         long previous = 0;

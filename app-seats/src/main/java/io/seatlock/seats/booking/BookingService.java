@@ -1,6 +1,7 @@
 package io.seatlock.seats.booking;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seatlock.lock.AcquireAttempt;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
@@ -24,22 +25,21 @@ import java.util.Optional;
 public class BookingService {
 
     private static final Logger log = LoggerFactory.getLogger(BookingService.class);
+    private static final Duration SOLD_MARKER_KEPT = Duration.ofDays(30);
 
     private final DistributedLock bouncer;
     private final SeatReferee referee;
     private final SeatsProperties properties;
     private final SeatWriteHook hook;
     private final MeterRegistry meters;
-    private final SoldSeats sold;
 
     BookingService(DistributedLock bouncer, SeatReferee referee, SeatsProperties properties,
-                   ObjectProvider<SeatWriteHook> hook, MeterRegistry meters, SoldSeats sold) {
+                   ObjectProvider<SeatWriteHook> hook, MeterRegistry meters) {
         this.bouncer = bouncer;
         this.referee = referee;
         this.properties = properties;
         this.hook = hook.getIfAvailable(() -> (seat, request) -> { });
         this.meters = meters;
-        this.sold = sold;
     }
 
     /**
@@ -84,17 +84,20 @@ public class BookingService {
         if (!properties.bouncerEnabled()) {
             return decide(seat, request, idempotencyKey, null, "off");
         }
-        if (sold.knownSold(seat)) {
-            count("seat-taken");
-            throw new SeatAlreadyTaken(seat);
-        }
+        // One round trip answers all three: sold (the decided marker a winner left), busy, or ours.
         Optional<LockLease> lease;
         String bouncerState = "up";
         try {
-            lease = bouncer.tryAcquire(seat.lockName(), properties.holdTtl(), OverlapImpact.BROKEN_PROMISE);
+            AcquireAttempt attempt = bouncer.tryAcquireUnlessDecided(seat.lockName(), properties.holdTtl(),
+                    OverlapImpact.BROKEN_PROMISE);
+            if (attempt.isDecided()) {
+                count("seat-taken");
+                throw new SeatAlreadyTaken(seat);
+            }
+            lease = attempt.lease();
             if (lease.isEmpty()) {
                 count("seat-busy");
-                throw new SeatBusy(seat, retryAfter(seat));
+                throw new SeatBusy(seat, attempt.busyFor().orElse(Duration.ofSeconds(1)));
             }
         } catch (LockUnavailableException e) {
             lease = Optional.empty();
@@ -102,13 +105,35 @@ public class BookingService {
             meters.counter("seats.bouncer.down").increment();
             log.warn("bouncer down, PostgreSQL decides {} alone: {}", seat, e.getMessage());
         }
+        boolean booked = false;
         try {
             FencingToken token = lease.map(LockLease::fencingToken).orElse(null);
-            BookingConfirmation booked = decide(seat, request, idempotencyKey, token, bouncerState);
-            sold.markSold(seat); // committed; marked before the lock is released, so no buyer slips between
-            return booked;
+            BookingConfirmation confirmation = decide(seat, request, idempotencyKey, token, bouncerState);
+            booked = true;
+            return confirmation;
         } finally {
-            lease.ifPresent(LockLease::close);
+            if (lease.isPresent()) {
+                release(seat, lease.get(), booked);
+            }
+        }
+    }
+
+    /**
+     * A committed booking leaves the seat's decided marker as the lock is released (one round trip), so the
+     * crowd that arrives after a sale is told "just taken" by Redis instead of each asking PostgreSQL. The
+     * marker can only be missing (Redis lost it), never wrong: bookings are never undone (cancellations,
+     * if added, must delete it after their commit).
+     */
+    private void release(SeatId seat, LockLease lease, boolean booked) {
+        try {
+            if (booked) {
+                lease.releaseDecided(SOLD_MARKER_KEPT);
+            } else {
+                lease.release();
+            }
+        } catch (RuntimeException e) {
+            // The booking's outcome is already decided; the lock expires on its own.
+            log.warn("could not release {} in Redis; it expires on its own: {}", seat, e.getMessage());
         }
     }
 
@@ -141,13 +166,6 @@ public class BookingService {
         }
     }
 
-    private Duration retryAfter(SeatId seat) {
-        try {
-            return bouncer.remainingTtl(seat.lockName()).orElse(Duration.ofSeconds(1));
-        } catch (LockUnavailableException e) {
-            return Duration.ofSeconds(1);
-        }
-    }
 
     private void count(String outcome) {
         meters.counter("seats.booking", "outcome", outcome).increment();

@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * Lock metrics, tagged by lock group (the name up to its first ':'): {@code seatlock.lock.attempts},
- * {@code .acquired}, {@code .busy}, {@code .unavailable}, {@code .late.grants} (granted too late to be valid), {@code .released}, {@code .lost}
+ * {@code .acquired}, {@code .busy}, {@code .decided} (turned away by a decided marker), {@code .unavailable}, {@code .late.grants} (granted too late to be valid), {@code .released}, {@code .lost}
  * (expired while held), {@code .renewals{outcome}}, {@code .fencing.rejections} and the
  * {@code seatlock.lock.held} timer.
  */
@@ -57,6 +57,11 @@ public class MicrometerLockListener implements LockListener {
     @Override
     public void onBusy(String group) {
         meters(group).busy().increment();
+    }
+
+    @Override
+    public void onDecided(String group) {
+        registry.counter("seatlock.lock.decided", "group", group).increment();
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * The three Lua scripts of the lock, called by {@code EVALSHA}; a {@code NOSCRIPT} reply (after
+ * The Lua scripts of the lock, called by {@code EVALSHA}; a {@code NOSCRIPT} reply (after
  * {@code SCRIPT FLUSH} or a restart) loads the script again and retries once.
  * Pattern: https://redis.io/docs/latest/develop/clients/patterns/distributed-locks/
  */
@@ -28,15 +28,34 @@ enum LockScripts {
             if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
               return 0
             end
-            local now = redis.call('TIME')
-            local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
-            local token = redis.call('INCR', KEYS[2])
-            if token < floor then
-              token = floor
-              redis.call('SET', KEYS[2], string.format('%.0f', floor))
+            """ + Fragments.GRANT),
+
+    /**
+     * ACQUIRE behind a look at the decided marker. KEYS: lock, fence counter, decided marker (one hash slot).
+     * ARGV as ACQUIRE. Returns the fencing token; -1 if the marker is there (nothing taken); if the lock is
+     * held, -(2 + its PTTL in ms), so a busy answer says how long the holder's lease still runs.
+     */
+    ACQUIRE_UNLESS_DECIDED("""
+            if redis.call('EXISTS', KEYS[3]) == 1 then
+              return -1
             end
-            redis.call('PEXPIRE', KEYS[2], ARGV[3])
-            return token
+            if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+              local pttl = redis.call('PTTL', KEYS[1])
+              if pttl < 0 then pttl = 0 end
+              return -2 - pttl
+            end
+            """ + Fragments.GRANT),
+
+    /**
+     * Leaves the decided marker, then compare-and-deletes. KEYS: lock, decided marker. ARGV: owner token,
+     * marker ttl ms. The marker is set even if the lock is no longer ours: the work is done either way.
+     */
+    RELEASE_DECIDED("""
+            redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              return redis.call('DEL', KEYS[1])
+            end
+            return 0
             """),
 
     /** Compare-and-delete. KEYS: lock. ARGV: owner token. Returns 1 if it was ours and is gone. */
@@ -54,6 +73,21 @@ enum LockScripts {
             end
             return 0
             """);
+
+    /** The grant both acquire scripts end with, once the lock key is set. */
+    private static final class Fragments {
+        static final String GRANT = """
+                local now = redis.call('TIME')
+                local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
+                local token = redis.call('INCR', KEYS[2])
+                if token < floor then
+                  token = floor
+                  redis.call('SET', KEYS[2], string.format('%.0f', floor))
+                end
+                redis.call('PEXPIRE', KEYS[2], ARGV[3])
+                return token
+                """;
+    }
 
     private final String source;
     private final String sha;

@@ -247,15 +247,30 @@ final class RedisLease implements LockLease {
         return awaitUninterruptibly(releaseAsync());
     }
 
+    @Override
+    public ReleaseOutcome releaseDecided(Duration keepMarkerFor) {
+        if (keepMarkerFor == null || keepMarkerFor.toMillis() < 1) {
+            throw new IllegalArgumentException("the decided marker must be kept at least 1 ms, was " + keepMarkerFor);
+        }
+        return awaitUninterruptibly(releaseAsync(keepMarkerFor));
+    }
+
     /** Ends the lease at once (it leaves {@code heldLeases} even if Redis is down) and deletes the key by owner. */
     CompletableFuture<ReleaseOutcome> releaseAsync() {
+        return releaseAsync(null);
+    }
+
+    /** @param keepMarkerFor how long to leave the decided marker; null for a plain release */
+    private CompletableFuture<ReleaseOutcome> releaseAsync(Duration keepMarkerFor) {
         State before = (State) STATE.getAndSet(this, State.RELEASED);
         if (before == State.RELEASED) {
             return CompletableFuture.completedFuture(ReleaseOutcome.ALREADY_RELEASED);
         }
         stopWatchdog();
         client.forget(this);
-        return client.delete(lockKey, owner).thenApply(deleted -> {
+        CompletableFuture<Long> delete = keepMarkerFor == null ? client.delete(lockKey, owner)
+                : client.deleteDecided(lockKey, client.decidedKey(spec.name()), owner, keepMarkerFor);
+        return delete.thenApply(deleted -> {
             if (before == State.LOST) {
                 return ReleaseOutcome.LOST;
             }

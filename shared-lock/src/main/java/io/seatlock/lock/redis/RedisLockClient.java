@@ -13,6 +13,7 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.seatlock.lock.AcquireAttempt;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LeaseTooShortException;
@@ -68,6 +69,8 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     /** Our own wait ends this long after Lettuce's command timeout would have ended it. */
     private static final long AWAIT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
+    /** ACQUIRE_UNLESS_DECIDED's answer when the decided marker is there. */
+    private static final long DECIDED = -1;
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private final RedisConnector redis;
@@ -150,7 +153,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
         LockSpec spec = spec(name, ttl, impact);
         try {
-            return attempt(spec, false);
+            return attempt(spec, false, false).lease();
         } catch (InterruptedException e) {
             throw new IllegalStateException("an uninterruptible attempt was interrupted", e);
         }
@@ -169,7 +172,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
             }
-            Optional<LockLease> lease = attempt(spec, true);
+            Optional<LockLease> lease = attempt(spec, true, false).lease();
             if (lease.isPresent()) {
                 return lease.get();
             }
@@ -189,11 +192,14 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      * acquired (the grant is taken back); a caller that stops waiting (interrupt, timeout) has the grant
      * taken back too, should it land later.
      */
-    private Optional<LockLease> attempt(LockSpec spec, boolean interruptible) throws InterruptedException {
+    private AcquireAttempt attempt(LockSpec spec, boolean interruptible, boolean unlessDecided)
+            throws InterruptedException {
         String group = LockListener.groupOf(spec.name());
         listener.onAttempt(group);
         String owner = ownerToken();
-        String[] keys = keysOf(spec.name());
+        String[] keys = unlessDecided ? new String[] {lockKey(spec.name()), fenceKey(spec.name()), decidedKey(spec.name())}
+                : new String[] {lockKey(spec.name()), fenceKey(spec.name())};
+        LockScripts script = unlessDecided ? LockScripts.ACQUIRE_UNLESS_DECIDED : LockScripts.ACQUIRE;
         TtlArgs ttl = ttlArgs(spec.ttl().toMillis());
         String[] args = {owner, ttl.lease(), ttl.fence()};
         // The lease's clock starts when the script is handed to the connection, after any connect: still
@@ -203,11 +209,11 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         RedisClusterAsyncCommands<String, String> connected = redis.connectedOrNull();
         if (connected != null) {
             sentAt[0] = System.nanoTime();
-            answer = send(connected, r -> LockScripts.ACQUIRE.run(r, keys, args));
+            answer = send(connected, r -> script.run(r, keys, args));
         } else {
             answer = send(r -> {
                 sentAt[0] = System.nanoTime();
-                return LockScripts.ACQUIRE.run(r, keys, args);
+                return script.run(r, keys, args);
             });
         }
         long token;
@@ -217,20 +223,34 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             answer.whenComplete((granted, error) -> takeBack(keys[0], owner));
             throw e;
         }
-        if (token == 0) {
+        if (token == DECIDED) {
+            listener.onDecided(group);
+            return AcquireAttempt.alreadyDecided();
+        }
+        if (token <= 0) {
             listener.onBusy(group);
-            return Optional.empty();
+            return AcquireAttempt.busy(token == 0 ? null : Duration.ofMillis(-token - 2));
         }
         RedisLease lease = new RedisLease(this, spec, group, keys[0], owner, new FencingToken(token), sentAt[0]);
         if (!lease.isValid()) {
             // Redis answered after the lease's own validity: someone else may already hold it. Not ours.
             listener.onLateGrant(group);
             takeBack(keys[0], owner);
-            return Optional.empty();
+            return AcquireAttempt.busy(null);
         }
         held.add(lease);
         listener.onAcquired(group, spec.impact());
-        return Optional.of(lease);
+        return AcquireAttempt.acquired(lease);
+    }
+
+    @Override
+    public AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
+        LockSpec spec = spec(name, ttl, impact);
+        try {
+            return attempt(spec, false, true);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("an uninterruptible attempt was interrupted", e);
+        }
     }
 
     /** Redis takes whole milliseconds; the local deadline is reckoned from the same truncated ttl. */
@@ -385,13 +405,24 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         return settings.keyPrefix() + "lock:{" + name + "}";
     }
 
-    private String[] keysOf(String name) {
-        return new String[] {lockKey(name), settings.keyPrefix() + "fence:{" + name + "}"};
+    private String fenceKey(String name) {
+        return settings.keyPrefix() + "fence:{" + name + "}";
+    }
+
+    /** The decided marker of a lock ({@link LockLease#releaseDecided}); same hash slot as the lock. */
+    String decidedKey(String name) {
+        return settings.keyPrefix() + "decided:{" + name + "}";
     }
 
     CompletableFuture<Boolean> extend(String lockKey, String owner, Duration ttl) {
         return send(r -> LockScripts.EXTEND.run(r, new String[] {lockKey}, owner, Long.toString(ttl.toMillis())))
                 .thenApply(extended -> extended == 1);
+    }
+
+    /** Sets the decided marker, then compare-and-deletes; completes with 1 if the lock was ours and is gone. */
+    CompletableFuture<Long> deleteDecided(String lockKey, String decidedKey, String owner, Duration keepMarkerFor) {
+        return send(r -> LockScripts.RELEASE_DECIDED.run(r, new String[] {lockKey, decidedKey}, owner,
+                Long.toString(keepMarkerFor.toMillis())));
     }
 
     /** Compare-and-delete; completes with 1 if the key was this owner's and is gone, else 0. */
