@@ -69,6 +69,19 @@ class BookingOutcomeTest {
         }
     }
 
+    /** Chooses {@code seat} on the map, fills the form in and presses Book with the link set to break after COMMIT. */
+    private static WebDriverWait bookThroughACutCommit(WebDriver browser, FaultProxy postgres, SeatsReplica app,
+                                                      String seat, String name, String email) {
+        WebDriverWait wait = HeadlessChromium.waitFor(browser, 60);
+        browser.get(app.uri("/").toString());
+        wait.until(d -> d.findElement(By.cssSelector("button[data-seat='" + seat + "']"))).click();
+        browser.findElement(By.id("name")).sendKeys(name);
+        browser.findElement(By.id("email")).sendKeys(email);
+        postgres.cutAfterCommitFollowing("INSERT INTO email_outbox");
+        browser.findElement(By.id("book")).click();
+        return wait;
+    }
+
     @Test
     void theSeatMapSaysTheOutcomeIsUnknownAndBookingAgainReturnsTheBookingThatWasMade() throws Exception {
         JdbcTemplate db = new JdbcTemplate(servers.dataSource());
@@ -77,13 +90,7 @@ class BookingOutcomeTest {
              SeatsReplica app = SeatsReplica.start("commit-cut-page", servers, 1, null, Map.of(
                      "spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/" + servers.database(),
                      "seats.relay.interval", "1h"))) {
-            WebDriverWait wait = HeadlessChromium.waitFor(browser, 60);
-            browser.get(app.uri("/").toString());
-            wait.until(d -> d.findElement(By.cssSelector("button[data-seat='9F']"))).click();
-            browser.findElement(By.id("name")).sendKeys("Ada");
-            browser.findElement(By.id("email")).sendKeys("ada@example.com");
-            postgres.cutAfterCommitFollowing("INSERT INTO email_outbox");
-            browser.findElement(By.id("book")).click();
+            WebDriverWait wait = bookThroughACutCommit(browser, postgres, app, "9F", "Ada", "ada@example.com");
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"),
                     "We don't know yet whether seat 9F was booked"));
             HeadlessChromium.screenshot(browser, "seatmap-desktop-outcome-unknown");
@@ -120,13 +127,7 @@ class BookingOutcomeTest {
              SeatsReplica app = SeatsReplica.start("commit-cut-resolve", servers, 1, null, Map.of(
                      "spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/" + servers.database(),
                      "seats.relay.interval", "1h"))) {
-            WebDriverWait wait = HeadlessChromium.waitFor(browser, 60);
-            browser.get(app.uri("/").toString());
-            wait.until(d -> d.findElement(By.cssSelector("button[data-seat='9G']"))).click();
-            browser.findElement(By.id("name")).sendKeys("Bea");
-            browser.findElement(By.id("email")).sendKeys("bea@example.com");
-            postgres.cutAfterCommitFollowing("INSERT INTO email_outbox");
-            browser.findElement(By.id("book")).click();
+            WebDriverWait wait = bookThroughACutCommit(browser, postgres, app, "9G", "Bea", "bea@example.com");
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "We don't know yet"));
 
             // Nobody presses anything: the live update sees 9G booked and the key finds the booking: it is hers.

@@ -167,19 +167,41 @@ public final class BenchMain {
         BitmapEncoder.saveBitmap(chart, OUT.resolve("lock-threads").toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 
+    /**
+     * Both scenarios, bouncer on and off, in alternating rounds (on, off, on, off, ...) so that a drift of
+     * the shared machine hits both sides alike; every round's row, then the mean per scenario and side.
+     */
     private static void onSale() throws Exception {
+        int rounds = Integer.getInteger("bench.onsale.rounds", 3);
         StringBuilder md = new StringBuilder("| scenario | bouncer | requests | requests/s | winners | winners p50 / p99 ms | "
                 + "losers p50 / p99 ms | PostgreSQL transactions | max row-lock waiters | Redis commands |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|\n");
-        for (boolean bouncer : new boolean[] {true, false}) {
-            try (OnSale sale = new OnSale(bouncer)) {
-                sale.warmUp();
-                List<String> seats = sale.eventWithSeats(400);
-                md.append(sale.run("2,000 buyers, one hot seat", 2000, i -> "1A").row()).append('\n');
-                sale.eventWithSeats(400);
-                md.append(sale.run("2,000 buyers over 400 seats", 2000, OnSale.randomSeat(seats, 42)).row()).append('\n');
+        Map<String, List<OnSale.Result>> byCase = new LinkedHashMap<>();
+        for (int round = 1; round <= rounds; round++) {
+            for (boolean bouncer : new boolean[] {true, false}) {
+                try (OnSale sale = new OnSale(bouncer)) {
+                    sale.warmUp();
+                    List<String> seats = sale.eventWithSeats(400);
+                    OnSale.Result hot = sale.run("2,000 buyers, one hot seat", 2000, i -> "1A");
+                    sale.eventWithSeats(400);
+                    OnSale.Result spread = sale.run("2,000 buyers over 400 seats", 2000, OnSale.randomSeat(seats, 42 + round));
+                    for (OnSale.Result r : List.of(hot, spread)) {
+                        md.append(r.row()).append('\n');
+                        byCase.computeIfAbsent(r.scenario() + "|" + r.bouncer(), k -> new ArrayList<>()).add(r);
+                    }
+                }
             }
         }
+        md.append(String.format(Locale.ROOT, "%nMean of %d rounds (min-max):%n%n", rounds))
+                .append("| scenario | bouncer | requests/s | PostgreSQL transactions | Redis commands per attempt |\n|---|---|---|---|---|\n");
+        byCase.forEach((key, results) -> {
+            double[] rate = results.stream().mapToDouble(OnSale.Result::requestsPerSecond).toArray();
+            double tx = results.stream().mapToLong(OnSale.Result::pgTransactions).average().orElse(0);
+            double commands = results.stream().mapToDouble(r -> (double) r.redisCommands() / r.requests()).average().orElse(0);
+            String[] parts = key.split("\\|");
+            md.append(String.format(Locale.ROOT, "| %s | %s | %.0f (%.0f-%.0f) | %.0f | %.2f |%n", parts[0], parts[1],
+                    mean(rate), min(rate), max(rate), tx, commands));
+        });
         write("on-sale.md", md.toString());
     }
 
