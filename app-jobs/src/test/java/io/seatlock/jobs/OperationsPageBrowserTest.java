@@ -14,7 +14,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -74,12 +73,20 @@ class OperationsPageBrowserTest {
         return HeadlessChromium.waitFor(browser, 60);
     }
 
-    private static WebElement leadersRow(WebDriver browser) {
-        return browser.findElement(By.cssSelector("#leaders tr[data-group='jobs']"));
+    /**
+     * The texts of a table's cells, row by row, read in one script: the page redraws its tables every 2 s,
+     * so elements found one by one may go stale between two reads.
+     */
+    @SuppressWarnings("unchecked")
+    private static List<List<String>> rows(WebDriver browser, String table) {
+        return (List<List<String>>) ((JavascriptExecutor) browser).executeScript(
+                "return [...document.querySelectorAll(arguments[0] + ' tbody tr')]"
+                        + ".map(tr => [...tr.cells].map(td => td.textContent.trim()))", table);
     }
 
-    private static String column(WebElement row, int index) {
-        return row.findElements(By.tagName("td")).get(index).getText();
+    /** The 'jobs' group's row of the leaders table: group, leader, epoch, lease left, this replica. */
+    private static List<String> jobsLeader(WebDriver browser) {
+        return rows(browser, "#leaders").stream().filter(r -> r.get(0).equals("jobs")).findFirst().orElse(List.of("", "", "", "", ""));
     }
 
     @Test
@@ -93,22 +100,21 @@ class OperationsPageBrowserTest {
             waitFor(onSecond).until(d -> d.findElement(By.id("replica")).getText().equals("ops-2"));
 
             // The leader has written under its epoch; both pages agree on who leads and in which epoch.
-            waitFor(onFirst).until(d -> !column(leadersRow(d), 2).isEmpty() && !column(leadersRow(d), 1).equals("nobody"));
-            waitFor(onSecond).until(d -> column(leadersRow(d), 1).equals(column(leadersRow(onFirst), 1))
-                    && column(leadersRow(d), 2).equals(column(leadersRow(onFirst), 2)));
-            String leader = column(leadersRow(onFirst), 1);
+            waitFor(onFirst).until(d -> !jobsLeader(d).get(2).isEmpty() && !jobsLeader(d).get(1).equals("nobody"));
+            waitFor(onSecond).until(d -> jobsLeader(d).subList(1, 3).equals(jobsLeader(onFirst).subList(1, 3)));
+            List<String> seenFirst = jobsLeader(onFirst);
+            List<String> seenSecond = jobsLeader(onSecond);
+            String leader = seenFirst.get(1);
             assertThat(leader).isIn("ops-1", "ops-2");
             LeaderElections leaderSide = (leader.equals("ops-1") ? first : second).getBean(LeaderElections.class);
             assertThat(leaderSide.get("jobs").epoch()).hasValueSatisfying(
-                    epoch -> assertThat(column(leadersRow(onFirst), 2)).isEqualTo(Long.toString(epoch.value())));
-            assertThat(List.of(column(leadersRow(onFirst), 4), column(leadersRow(onSecond), 4)))
-                    .containsExactlyInAnyOrder("leads", "follows");
-            assertThat(column(leadersRow(onFirst), 3)).endsWith(" s");
+                    epoch -> assertThat(seenFirst.get(2)).isEqualTo(Long.toString(epoch.value())));
+            assertThat(List.of(seenFirst.get(4), seenSecond.get(4))).containsExactlyInAnyOrder("leads", "follows");
+            assertThat(seenFirst.get(3)).endsWith(" s");
 
             // Demo orders were placed and the capture job took them, once each, slot by slot.
             waitFor(onFirst).until(d -> Integer.parseInt(d.findElement(By.id("captured")).getText()) > 0);
-            waitFor(onFirst).until(d -> d.findElements(By.cssSelector("#job-runs tbody tr")).stream()
-                    .filter(r -> r.getText().contains("payment-capture")).count() >= 3);
+            waitFor(onFirst).until(d -> rows(d, "#job-runs").stream().filter(r -> r.contains("payment-capture")).count() >= 3);
             JdbcClient db = JdbcClient.create(servers.dataSource());
             assertThat(db.sql("SELECT count(*) FROM payments WHERE state = 'CAPTURED' AND captured_slot IS NULL")
                     .query(Long.class).single()).isZero();
@@ -116,8 +122,7 @@ class OperationsPageBrowserTest {
             assertThat(runners).isNotEmpty().isSubsetOf("ops-1", "ops-2");
 
             // Migrations: the app's four versions and the library's repeatable DDL, applied once.
-            List<String> versions = onFirst.findElements(By.cssSelector("#migrations tbody tr td:first-child"))
-                    .stream().map(WebElement::getText).toList();
+            List<String> versions = rows(onFirst, "#migrations").stream().map(r -> r.get(0)).toList();
             assertThat(versions).contains("1", "2", "3", "4", "repeatable");
             assertThat(db.sql("SELECT count(*) FROM flyway_schema_history WHERE version = '1'").query(Long.class).single())
                     .isEqualTo(1);
