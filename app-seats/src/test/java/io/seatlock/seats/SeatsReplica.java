@@ -89,12 +89,6 @@ public final class SeatsReplica implements AutoCloseable {
         return counter == null ? 0 : counter.count();
     }
 
-    /** How often a timer recorded, e.g. {@code hikaricp.connections.usage}: one per PostgreSQL transaction. */
-    public long timerCount(String name) {
-        var timer = context.getBean(MeterRegistry.class).find(name).timer();
-        return timer == null ? 0 : timer.count();
-    }
-
     public ConfigurableApplicationContext context() {
         return context;
     }
