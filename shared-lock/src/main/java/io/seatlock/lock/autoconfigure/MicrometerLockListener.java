@@ -21,11 +21,11 @@ import java.util.concurrent.ConcurrentMap;
 public class MicrometerLockListener implements LockListener {
 
     private final MeterRegistry registry;
-    /** The meters every acquire touches, looked up once per group instead of on each call. */
+    /** The meters every acquire touches (a sold seat's crowd: decided), looked up once per group, not per call. */
     private final ConcurrentMap<String, GroupMeters> hot = new ConcurrentHashMap<>();
 
-    private record GroupMeters(Counter attempts, Counter busy, Map<OverlapImpact, Counter> acquired, Counter released,
-                               Timer heldReleased) {
+    private record GroupMeters(Counter attempts, Counter busy, Counter decided, Map<OverlapImpact, Counter> acquired,
+                               Counter released, Timer heldReleased) {
     }
 
     public MicrometerLockListener(MeterRegistry registry) {
@@ -39,7 +39,8 @@ public class MicrometerLockListener implements LockListener {
                 acquired.put(impact, registry.counter("seatlock.lock.acquired", "group", g, "impact", impact.name()));
             }
             return new GroupMeters(registry.counter("seatlock.lock.attempts", "group", g),
-                    registry.counter("seatlock.lock.busy", "group", g), acquired,
+                    registry.counter("seatlock.lock.busy", "group", g),
+                    registry.counter("seatlock.lock.decided", "group", g), acquired,
                     registry.counter("seatlock.lock.released", "group", g), heldTimer(g, "released"));
         });
     }
@@ -61,7 +62,7 @@ public class MicrometerLockListener implements LockListener {
 
     @Override
     public void onDecided(String group) {
-        registry.counter("seatlock.lock.decided", "group", group).increment();
+        meters(group).decided().increment();
     }
 
     @Override
