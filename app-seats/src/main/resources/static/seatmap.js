@@ -15,12 +15,15 @@ const seatButtons = new Map(); // label -> button
 const rows = [];               // rows[r][c] -> button, for arrow-key movement
 
 const seatsUrl = () => `/api/events/${encodeURIComponent(eventId)}/seats`;
+// Seats booked from this browser, per event: read from localStorage once, written through on each booking.
+let mySeats = new Set();
 const mineKey = () => `seatlock:mine:${eventId}`;
-const mine = () => new Set(JSON.parse(localStorage.getItem(mineKey()) || '[]'));
+function loadMine() {
+    mySeats = new Set(JSON.parse(localStorage.getItem(mineKey()) || '[]'));
+}
 function rememberMine(seat) {
-    const seats = mine();
-    seats.add(seat);
-    localStorage.setItem(mineKey(), JSON.stringify([...seats]));
+    mySeats.add(seat);
+    localStorage.setItem(mineKey(), JSON.stringify([...mySeats]));
 }
 
 function newKey() {
@@ -96,6 +99,7 @@ async function start() {
         showNotFound(seats.body.detail || `The seats of “${eventId}” cannot be shown.`, events);
         return;
     }
+    loadMine();
     build(seats.body);
     $('hall').hidden = false;
     setInterval(refresh, POLL_MS);
@@ -154,7 +158,7 @@ function build(seats) {
 
 /** Sets a seat's state; returns true if it changed. */
 function apply(b, status) {
-    const shown = status === 'BOOKED' && mine().has(b.dataset.seat) ? 'YOURS' : status;
+    const shown = status === 'BOOKED' && mySeats.has(b.dataset.seat) ? 'YOURS' : status;
     if (b.dataset.status === shown) return false;
     if (b.dataset.status) b.classList.remove(b.dataset.status);
     b.classList.add(shown);
