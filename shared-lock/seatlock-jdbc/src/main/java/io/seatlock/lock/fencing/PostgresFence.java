@@ -1,0 +1,86 @@
+package io.seatlock.lock.fencing;
+
+import io.seatlock.lock.Fence;
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.StaleFencingTokenException;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The storage side of fencing, in PostgreSQL: remembers the newest fencing token accepted per resource
+ * and rejects an older one.
+ *
+ * <p>Call {@link #admit} inside the same transaction as the guarded write. It writes the resource's
+ * fence row, so concurrent writers queue on that row lock and PostgreSQL re-checks the condition on
+ * the newest committed version (Read Committed re-evaluation): of two holders, the stale one gets
+ * {@link StaleFencingTokenException} and its transaction must roll back. Equal tokens are admitted,
+ * so one holder may write many times under one grant.
+ *
+ * <p>Where the guarded row itself can carry the token, the same rule works without this table:
+ * {@code UPDATE t SET ..., fence_token = :token WHERE id = :id AND fence_token <= :token}.
+ */
+public final class PostgresFence implements Fence {
+
+    /**
+     * The table this fence needs, shipped as {@code classpath:db/seatlock/R__seatlock_lock_fences.sql}: add
+     * {@code classpath:db/seatlock} to {@code spring.flyway.locations}, or run the file yourself.
+     */
+    public static final String DDL_RESOURCE = "db/seatlock/R__seatlock_lock_fences.sql";
+
+    private static final Pattern TABLE_NAME = Pattern.compile("[a-z_][a-z0-9_]*(\\.[a-z_][a-z0-9_]*)?");
+
+    private final String admitSql;
+    private final String newestSql;
+    private final LockListener listener;
+
+    public PostgresFence(LockListener listener) {
+        this("lock_fences", listener);
+    }
+
+    public PostgresFence(String table, LockListener listener) {
+        if (table == null || !TABLE_NAME.matcher(table).matches()) {
+            throw new IllegalArgumentException("fence table must be a plain SQL identifier, was '" + table + "'");
+        }
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.admitSql = "INSERT INTO " + table + " AS f (resource, token) VALUES (?, ?) "
+                + "ON CONFLICT (resource) DO UPDATE SET token = EXCLUDED.token, updated_at = now() "
+                + "WHERE f.token <= EXCLUDED.token";
+        this.newestSql = "SELECT token FROM " + table + " WHERE resource = ?";
+    }
+
+    /**
+     * Admits {@code token} for {@code resource} in the caller's transaction.
+     *
+     * @throws StaleFencingTokenException if a newer token was already admitted (the caller must roll back)
+     */
+    public void admit(Connection connection, String resource, FencingToken token) throws SQLException {
+        if (resource == null || resource.isBlank()) {
+            throw new IllegalArgumentException("fenced resource must not be blank");
+        }
+        Objects.requireNonNull(token, "fencing token must not be null");
+        try (PreparedStatement admit = connection.prepareStatement(admitSql)) {
+            admit.setString(1, resource);
+            admit.setLong(2, token.value());
+            if (admit.executeUpdate() == 1) {
+                return;
+            }
+        }
+        listener.onFencingRejected(resource);
+        throw new StaleFencingTokenException(resource, token, newest(connection, resource));
+    }
+
+    private long newest(Connection connection, String resource) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(newestSql)) {
+            select.setString(1, resource);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+}

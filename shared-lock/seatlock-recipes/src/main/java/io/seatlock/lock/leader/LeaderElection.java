@@ -1,0 +1,260 @@
+package io.seatlock.lock.leader;
+
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.Fence;
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.spi.LockSpec;
+import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.StaleFencingTokenException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Leader election on the shared lock: the leader holds {@code leader:<group>} with a renewed lease;
+ * its epoch is the grant's fencing token. Leadership is revoked when a renewal finds the lock lost or
+ * renewals keep failing until the local deadline is near, so before another candidate can take it.
+ * That still does not stop a paused leader from writing late: leader writes carry the epoch and
+ * storage rejects older ones.
+ *
+ * <p>No callback and no Redis call runs under a lock of the election: a term changes atomically,
+ * {@link Candidate} callbacks run on the election's own callback thread, and a yielding leader is told
+ * it no longer leads before its lock is released. {@link #start()} starts the campaign thread;
+ * the constructor starts nothing.
+ */
+public final class LeaderElection implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
+
+    private final DistributedLock lock;
+    private final String group;
+    private final String candidate;
+    private final Duration lease;
+    private final Duration retry;
+    private final Candidate callbacks;
+    private final AtomicReference<LockLease> current = new AtomicReference<>();
+    private final AtomicReference<Thread> campaign = new AtomicReference<>();
+    /** Makes "change the term, queue its callback" one step, so close() cannot drop a revocation. Held for nothing else. */
+    private final ReentrantLock termChange = new ReentrantLock();
+    private volatile ExecutorService notifier;
+
+    /**
+     * @param lease how long a term lasts unless renewed (renewed at a third of it)
+     * @param retry pause between campaign attempts; must be shorter than {@code lease}
+     */
+    public LeaderElection(DistributedLock lock, String group, String candidate, Duration lease, Duration retry,
+                          Candidate callbacks) {
+        this.lock = Objects.requireNonNull(lock, "lock");
+        this.group = LockSpec.requireValidName(group);
+        this.candidate = Objects.requireNonNull(candidate, "candidate");
+        this.lease = LockSpec.requireValidTtl(lease);
+        this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
+        if (retry == null || retry.isNegative() || retry.isZero() || retry.compareTo(lease) >= 0) {
+            throw new IllegalArgumentException("retry " + retry + " must be positive and shorter than the lease " + lease);
+        }
+        this.retry = retry;
+    }
+
+    /** Starts campaigning; a second call while running does nothing. */
+    public void start() {
+        Thread loop = new Thread(this::campaign, "leader-election-" + group + "-" + candidate);
+        loop.setDaemon(true);
+        if (campaign.compareAndSet(null, loop)) {
+            notifier = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "leader-callbacks-" + group);
+                t.setDaemon(true);
+                return t;
+            });
+            loop.start();
+        }
+    }
+
+    public boolean isRunning() {
+        return campaign.get() != null;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    public String lockName() {
+        return "leader:" + group;
+    }
+
+    public String candidate() {
+        return candidate;
+    }
+
+    public boolean isLeader() {
+        LockLease l = current.get();
+        return l != null && l.isValid();
+    }
+
+    /** The epoch of this candidate's current term, if it leads now. */
+    public Optional<FencingToken> epoch() {
+        LockLease l = current.get();
+        return l != null && l.isValid() ? Optional.of(l.fencingToken()) : Optional.empty();
+    }
+
+    /**
+     * A fenced leader write: if this candidate leads, admits its epoch on the fence row
+     * {@code leader:<group>} in the caller's transaction on {@code connection}, then runs {@code work}.
+     * Storage that has seen a newer epoch refuses it: this candidate then yields and the
+     * {@link StaleFencingTokenException} tells the caller to roll back. A paused leader that wakes up
+     * after its term has passed to another can therefore write nothing.
+     *
+     * @return what {@code work} returned, or empty if this candidate does not lead (nothing was written)
+     */
+    public <T> Optional<T> writeAsLeader(Connection connection, Fence fence, LeaderWork<T> work)
+            throws SQLException {
+        Optional<FencingToken> epoch = epoch();
+        if (epoch.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            fence.admit(connection, lockName(), epoch.get());
+        } catch (StaleFencingTokenException e) {
+            log.warn("{} wrote as leader of {} in epoch {} but a newer epoch exists; stepping down", candidate, group,
+                    epoch.get());
+            yieldLeadership();
+            throw e;
+        }
+        return Optional.ofNullable(work.run(epoch.get()));
+    }
+
+    /** Who leads this group now (any replica), from Redis; empty if nobody does. For status displays. */
+    public Optional<String> leader() {
+        return lock.holder(lockName());
+    }
+
+    /** Time left on the current term's local deadline; zero when not leading. */
+    public Duration remainingLease() {
+        LockLease l = current.get();
+        return l == null ? Duration.ZERO : l.validFor();
+    }
+
+    /**
+     * Gives leadership up now (others may take it at once); this candidate campaigns again after a
+     * retry. Waits for Redis at most the command timeout.
+     */
+    public void yieldLeadership() {
+        LockLease l = current.get();
+        if (l != null && endTerm(l)) {
+            l.close();
+        }
+    }
+
+    private void campaign() {
+        while (campaign.get() == Thread.currentThread()) {
+            try {
+                LockLease term = current.get();
+                if (term == null) {
+                    lock.tryAcquire(lockName(), lease, OverlapImpact.BROKEN_PROMISE).ifPresent(this::grant);
+                } else if (!term.isValid()) {
+                    endTerm(term);
+                }
+            } catch (LockUnavailableException e) {
+                log.debug("election {}: Redis unavailable: {}", group, e.getMessage());
+            } catch (RuntimeException e) {
+                log.warn("election {}: campaign attempt failed", group, e);
+            }
+            try {
+                Thread.sleep(retry.toMillis());
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
+        yieldLeadership(); // a term granted while close() ran must not outlive the campaign
+    }
+
+    private void grant(LockLease granted) {
+        termChange.lock();
+        try {
+            current.set(granted);
+            notify(() -> callbacks.onGranted(granted.fencingToken()));
+        } finally {
+            termChange.unlock();
+        }
+        log.info("{} leads {} in epoch {}", candidate, group, granted.fencingToken());
+        granted.keepAlive(() -> endTerm(granted));
+    }
+
+    /** Ends {@code ended} if it is still the current term and queues its revocation; false if it had ended. */
+    private boolean endTerm(LockLease ended) {
+        termChange.lock();
+        try {
+            if (!current.compareAndSet(ended, null)) {
+                return false;
+            }
+            notify(() -> callbacks.onRevoked(ended.fencingToken()));
+        } finally {
+            termChange.unlock();
+        }
+        log.info("{} no longer leads {} (epoch {})", candidate, group, ended.fencingToken());
+        return true;
+    }
+
+    private void notify(Runnable callback) {
+        ExecutorService executor = notifier;
+        if (executor == null) {
+            return;
+        }
+        try {
+            executor.execute(() -> {
+                try {
+                    callback.run();
+                } catch (RuntimeException e) {
+                    log.warn("leadership callback of {} failed", group, e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            log.debug("election {} closed; callback dropped", group);
+        }
+    }
+
+    /**
+     * Stops campaigning and gives leadership up, waiting for Redis at most the command timeout; the
+     * last revocation is delivered before this returns (or is dropped after five seconds).
+     */
+    @Override
+    public void close() {
+        Thread loop = campaign.getAndSet(null);
+        if (loop == null) {
+            return;
+        }
+        loop.interrupt();
+        ExecutorService executor = notifier;
+        try {
+            loop.join(TimeUnit.SECONDS.toMillis(10)); // the loop yields on its way out
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        yieldLeadership();
+        termChange.lock();
+        try {
+            executor.shutdown();
+        } finally {
+            termChange.unlock();
+        }
+        try {
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                log.warn("election {}: a leadership callback still runs after close", group);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,392 @@
+package io.seatlock.lock.redis;
+
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.spi.LockSpec;
+import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.ReleaseOutcome;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One grant. No monitor guards it: state changes are atomic, so no user callback and no other object's
+ * lock is ever reached while this lease holds one. At most one {@code PEXPIRE} of this lease is in flight
+ * at a time, so the local deadline always follows the renewal Redis applied last.
+ */
+final class RedisLease implements LockLease {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisLease.class);
+    private static final long MAX_GIVE_UP_GUARD_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private enum State { HELD, LOST, RELEASED }
+
+    private final RedisLockClient client;
+    private final LockSpec spec;
+    private final String owner;
+    private final FencingToken fencingToken;
+    private final String group;
+    private final String lockKey;
+    private final long acquiredAtNanos;
+    // Plain volatile fields with VarHandles instead of Atomic* objects: a lease is made per acquire, and
+    // most are released without ever being renewed, so the renewal permit is created on first use.
+    private volatile State state = State.HELD;
+    private volatile Semaphore extending;
+    private volatile Runnable onLost;
+    private volatile boolean lostCallbackRun;
+    private volatile long deadlineNanos;
+    private volatile ScheduledFuture<?> watchdog;
+    /** Written and read by the watchdog only (one task of this lease at a time). */
+    private long nextRenewalNanos;
+
+    private static final VarHandle STATE;
+    private static final VarHandle EXTENDING;
+    private static final VarHandle ON_LOST;
+    private static final VarHandle LOST_CALLBACK_RUN;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(RedisLease.class, "state", State.class);
+            EXTENDING = lookup.findVarHandle(RedisLease.class, "extending", Semaphore.class);
+            ON_LOST = lookup.findVarHandle(RedisLease.class, "onLost", Runnable.class);
+            LOST_CALLBACK_RUN = lookup.findVarHandle(RedisLease.class, "lostCallbackRun", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    RedisLease(RedisLockClient client, LockSpec spec, String group, String lockKey, String owner,
+               FencingToken fencingToken, long startNanos) {
+        this.client = client;
+        this.spec = spec;
+        this.owner = owner;
+        this.fencingToken = fencingToken;
+        this.group = group;
+        this.lockKey = lockKey;
+        this.acquiredAtNanos = startNanos;
+        this.deadlineNanos = deadlineFrom(startNanos, spec.ttl());
+    }
+
+    @Override
+    public String name() {
+        return spec.name();
+    }
+
+    @Override
+    public String ownerToken() {
+        return owner;
+    }
+
+    @Override
+    public FencingToken fencingToken() {
+        return fencingToken;
+    }
+
+    @Override
+    public OverlapImpact impact() {
+        return spec.impact();
+    }
+
+    @Override
+    public boolean isValid() {
+        return state == State.HELD && System.nanoTime() - deadlineNanos < 0;
+    }
+
+    @Override
+    public Duration validFor() {
+        long left = deadlineNanos - System.nanoTime();
+        return state == State.HELD && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
+
+    @Override
+    public boolean isLost() {
+        return state == State.LOST;
+    }
+
+    @Override
+    public boolean isKeptAlive() {
+        return onLost != null && state == State.HELD;
+    }
+
+    @Override
+    public boolean renew() {
+        return renew(spec.ttl());
+    }
+
+    @Override
+    public boolean renew(Duration ttl) {
+        LockSpec.requireValidTtl(ttl);
+        client.requireUsableTtl(ttl);
+        ttl = Duration.ofMillis(ttl.toMillis()); // what Redis applies
+        State now = state;
+        if (now == State.RELEASED) {
+            throw new IllegalStateException("lease on '" + spec.name() + "' was released; acquire the lock again");
+        }
+        if (now == State.LOST) {
+            return false;
+        }
+        takeExtendPermit();
+        try {
+            long start = System.nanoTime();
+            if (awaitUninterruptibly(client.extend(lockKey, owner, ttl))) {
+                renewed(start, ttl);
+                return true;
+            }
+        } finally {
+            extending().release();
+        }
+        markLost("a renewal found it taken or expired");
+        return false;
+    }
+
+    @Override
+    public LockLease keepAlive(Runnable callback) {
+        Objects.requireNonNull(callback, "onLost callback must not be null");
+        State now = state;
+        if (now != State.HELD) {
+            throw new IllegalStateException("lease on '" + spec.name() + "' is " + now.name().toLowerCase());
+        }
+        if (!ON_LOST.compareAndSet(this, null, callback)) {
+            throw new IllegalStateException("lease on '" + spec.name() + "' is already kept alive");
+        }
+        nextRenewalNanos = System.nanoTime() + renewalPeriodNanos();
+        watchdog = client.watchdogs().schedule(this::watch, 0, TimeUnit.NANOSECONDS);
+        if (state == State.LOST) {
+            fireLostCallback(); // lost between the check above and the callback's registration
+        }
+        return this;
+    }
+
+    /**
+     * The watchdog: sends a renewal every third of the ttl without waiting for it, and gives up a guard
+     * interval before the local deadline if none has come back, so the callback precedes the deadline
+     * whatever the command timeout and however many leases share the client.
+     */
+    private void watch() {
+        if (state != State.HELD) {
+            return;
+        }
+        long now = System.nanoTime();
+        long giveUpAt = deadlineNanos - giveUpGuardNanos();
+        if (now - giveUpAt >= 0) {
+            markLost("could not be renewed before its local deadline");
+            return;
+        }
+        if (now - nextRenewalNanos >= 0) {
+            nextRenewalNanos = now + renewalPeriodNanos();
+            if (extending().tryAcquire()) {
+                renewInBackground(now);
+            } // else the previous renewal still waits for Redis; its answer or the give-up time decides
+        }
+        long wakeAt = nextRenewalNanos - giveUpAt < 0 ? nextRenewalNanos : giveUpAt;
+        if (state == State.HELD) {
+            watchdog = client.watchdogs().schedule(this::watch, Math.max(0, wakeAt - now), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void renewInBackground(long start) {
+        CompletableFuture<Boolean> answer;
+        try {
+            answer = client.extend(lockKey, owner, spec.ttl());
+        } catch (RuntimeException e) {
+            extending().release();
+            client.listener().onRenewalFailed(group);
+            return;
+        }
+        answer.whenComplete((ours, error) -> {
+            extending().release();
+            if (error != null) {
+                client.listener().onRenewalFailed(group);
+                log.debug("renewal of '{}' failed; retrying until the local deadline nears", spec.name(), error);
+            } else if (ours) {
+                renewed(start, spec.ttl());
+            } else {
+                markLost("a renewal found it taken or expired");
+            }
+        });
+    }
+
+    private void renewed(long start, Duration ttl) {
+        if (state == State.HELD) {
+            deadlineNanos = deadlineFrom(start, ttl);
+            client.listener().onRenewed(group);
+        }
+    }
+
+    private void markLost(String reason) {
+        if (!STATE.compareAndSet(this, State.HELD, State.LOST)) {
+            return;
+        }
+        stopWatchdog();
+        client.forget(this);
+        log.warn("Lock '{}' {}; treating it as lost", spec.name(), reason);
+        client.listener().onLost(group, heldFor());
+        fireLostCallback();
+    }
+
+    private void fireLostCallback() {
+        Runnable callback = onLost;
+        if (callback != null && LOST_CALLBACK_RUN.compareAndSet(this, false, true)) {
+            client.runCallback(callback, spec.name());
+        }
+    }
+
+    @Override
+    public ReleaseOutcome release() {
+        return awaitUninterruptibly(releaseAsync());
+    }
+
+    @Override
+    public ReleaseOutcome releaseDecided(Duration keepMarkerFor) {
+        if (keepMarkerFor == null || keepMarkerFor.toMillis() < 1) {
+            throw new IllegalArgumentException("the decided marker must be kept at least 1 ms, was " + keepMarkerFor);
+        }
+        return awaitUninterruptibly(releaseAsync(keepMarkerFor));
+    }
+
+    /** Ends the lease at once (it leaves {@code heldLeases} even if Redis is down) and deletes the key by owner. */
+    CompletableFuture<ReleaseOutcome> releaseAsync() {
+        return releaseAsync(null);
+    }
+
+    /** @param keepMarkerFor how long to leave the decided marker; null for a plain release */
+    private CompletableFuture<ReleaseOutcome> releaseAsync(Duration keepMarkerFor) {
+        State before = (State) STATE.getAndSet(this, State.RELEASED);
+        if (before == State.RELEASED) {
+            return CompletableFuture.completedFuture(ReleaseOutcome.ALREADY_RELEASED);
+        }
+        stopWatchdog();
+        client.forget(this);
+        CompletableFuture<Long> delete = keepMarkerFor == null ? client.delete(lockKey, owner)
+                : client.deleteDecided(lockKey, client.decidedKey(spec.name()), owner, keepMarkerFor);
+        return delete.thenApply(deleted -> {
+            if (before == State.LOST) {
+                return ReleaseOutcome.LOST;
+            }
+            if (deleted == 1) {
+                client.listener().onReleased(group, heldFor());
+                return ReleaseOutcome.RELEASED;
+            }
+            client.listener().onLost(group, heldFor());
+            return ReleaseOutcome.LOST;
+        });
+    }
+
+    @Override
+    public ReleaseOutcome releaseAfter(Duration keepFor) {
+        if (keepFor == null || keepFor.toMillis() < 1 || state != State.HELD) {
+            return release();
+        }
+        State before = (State) STATE.getAndSet(this, State.RELEASED);
+        if (before != State.HELD) {
+            return before == State.LOST ? ReleaseOutcome.LOST : ReleaseOutcome.ALREADY_RELEASED;
+        }
+        stopWatchdog();
+        client.forget(this);
+        takeExtendPermit(); // a background renewal landing after this one would stretch the lock to its full ttl
+        boolean stillOurs;
+        try {
+            stillOurs = awaitUninterruptibly(client.extend(lockKey, owner, keepFor));
+        } finally {
+            extending().release();
+        }
+        if (stillOurs) {
+            client.listener().onReleased(group, heldFor());
+            return ReleaseOutcome.RELEASED;
+        }
+        client.listener().onLost(group, heldFor());
+        return ReleaseOutcome.LOST;
+    }
+
+    @Override
+    public void close() {
+        try {
+            release();
+        } catch (RuntimeException e) {
+            // The key expires on its own; the caller's own exception matters more than this one.
+            log.warn("could not release lock '{}': {}", spec.name(), e.getMessage());
+        }
+    }
+
+    /** The one renewal permit, made on first use. */
+    private Semaphore extending() {
+        Semaphore permit = extending;
+        if (permit == null) {
+            permit = new Semaphore(1);
+            if (!EXTENDING.compareAndSet(this, null, permit)) {
+                permit = extending;
+            }
+        }
+        return permit;
+    }
+
+    private void takeExtendPermit() {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + client.commandTimeout().toNanos();
+        try {
+            while (true) {
+                try {
+                    if (extending().tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                        return;
+                    }
+                    throw new LockUnavailableException("a renewal of '" + spec.name() + "' still waits for Redis after "
+                            + client.commandTimeout(), null);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private <T> T awaitUninterruptibly(CompletableFuture<T> answer) {
+        try {
+            return client.await(group, answer, false);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    private void stopWatchdog() {
+        ScheduledFuture<?> current = watchdog;
+        if (current != null) {
+            current.cancel(false);
+        }
+    }
+
+    private long renewalPeriodNanos() {
+        return Math.max(TimeUnit.MILLISECONDS.toNanos(1), spec.ttl().toNanos() / 3);
+    }
+
+    /** How long before the local deadline the watchdog gives up: a tenth of the ttl, at most one second. */
+    private long giveUpGuardNanos() {
+        return Math.min(spec.ttl().toNanos() / 10, MAX_GIVE_UP_GUARD_NANOS);
+    }
+
+    private Duration heldFor() {
+        return Duration.ofNanos(System.nanoTime() - acquiredAtNanos);
+    }
+
+    private long deadlineFrom(long startNanos, Duration ttl) {
+        return startNanos + ttl.toNanos() - client.settings().safetyMarginNanos(ttl);
+    }
+
+    @Override
+    public String toString() {
+        return "LockLease[" + spec.name() + ", token " + fencingToken + ", " + state.name().toLowerCase() + "]";
+    }
+}

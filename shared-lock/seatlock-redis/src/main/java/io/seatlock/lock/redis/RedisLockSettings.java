@@ -1,0 +1,73 @@
+package io.seatlock.lock.redis;
+
+import io.seatlock.lock.spi.InstanceId;
+
+import java.time.Duration;
+
+/**
+ * How the Redis lock behaves.
+ *
+ * @param keyPrefix        put before every key, e.g. {@code seatlock:}; keys are
+ *                         {@code <prefix>lock:{<name>}} and {@code <prefix>fence:{<name>}} so both land
+ *                         in one Redis Cluster slot
+ * @param instanceId       readable part of every owner token, the one name of this process (default
+ *                         {@code <host>-<pid>})
+ * @param clockDriftFactor share of the TTL kept as safety margin for the local validity deadline
+ * @param minSafetyMargin  smallest safety margin
+ * @param minBackoff       first wait between attempts of a blocking acquire
+ * @param maxBackoff       longest wait between attempts of a blocking acquire
+ */
+public record RedisLockSettings(String keyPrefix, String instanceId, double clockDriftFactor,
+                                Duration minSafetyMargin, Duration minBackoff, Duration maxBackoff) {
+
+    public RedisLockSettings {
+        if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("key prefix must not be null or contain braces: " + keyPrefix);
+        }
+        if (instanceId == null || instanceId.isBlank()) {
+            throw new IllegalArgumentException("instance id must not be blank");
+        }
+        if (clockDriftFactor < 0 || clockDriftFactor >= 0.5) {
+            throw new IllegalArgumentException("clock drift factor must be in [0, 0.5), was " + clockDriftFactor);
+        }
+        requirePositive(minBackoff, "min backoff");
+        requirePositive(maxBackoff, "max backoff");
+        if (minSafetyMargin == null || minSafetyMargin.isNegative()) {
+            throw new IllegalArgumentException("min safety margin must not be negative");
+        }
+        if (maxBackoff.compareTo(minBackoff) < 0) {
+            throw new IllegalArgumentException("max backoff " + maxBackoff + " is below min backoff " + minBackoff);
+        }
+    }
+
+    /**
+     * Drift factor 0.01 and a 1 ms floor: Redis keeps expiry in whole milliseconds, so a key may go up to
+     * a millisecond before the client's reckoning. A 1 ms ttl therefore can never be valid; 2 ms can.
+     * The instance id is {@code <host>-<pid>}: unique per process even for replicas on one machine.
+     */
+    public static RedisLockSettings defaults() {
+        return new RedisLockSettings("seatlock:", InstanceId.ofThisProcess(), 0.01,
+                Duration.ofMillis(1),
+                Duration.ofMillis(10), Duration.ofMillis(200));
+    }
+
+    public RedisLockSettings withKeyPrefix(String prefix) {
+        return new RedisLockSettings(prefix, instanceId, clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff);
+    }
+
+    public RedisLockSettings withInstanceId(String id) {
+        return new RedisLockSettings(keyPrefix, id, clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff);
+    }
+
+    /** The part of a TTL this side does not trust: Redis may expire the key that much earlier. */
+    long safetyMarginNanos(Duration ttl) {
+        long drift = (long) (ttl.toNanos() * clockDriftFactor);
+        return Math.max(drift, minSafetyMargin.toNanos());
+    }
+
+    private static void requirePositive(Duration d, String what) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(what + " must be positive, was " + d);
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package io.seatlock.lock;
+
+import io.lettuce.core.RedisURI;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.localservers.FaultProxy;
+import io.seatlock.localservers.IsolatedServers;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** The lock with Redis black-holed, cut or slow (a loopback proxy in between): bounded, honest, no leaks. GH-10. */
+class LockFaultTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("LockFaultTest");
+
+    private final CountingListener counts = new CountingListener();
+    private final List<AutoCloseable> cleanup = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = cleanup.size() - 1; i >= 0; i--) {
+            cleanup.get(i).close();
+        }
+    }
+
+    private FaultProxy proxy() throws Exception {
+        FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());
+        cleanup.add(proxy);
+        return proxy;
+    }
+
+    private RedisLockClient client(FaultProxy proxy, Duration commandTimeout) {
+        RedisLockClient client = RedisLockClient.standalone(RedisURI.create(proxy.host(), proxy.port()), commandTimeout,
+                RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), counts);
+        cleanup.add(client);
+        return client;
+    }
+
+    private String owner(String name) {
+        return servers.redis().with(r -> r.get(servers.keyPrefix() + "lock:{" + name + "}"));
+    }
+
+    private ExecutorService pool(int threads) {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        cleanup.add(pool::shutdownNow);
+        return pool;
+    }
+
+    @Test // item 2
+    void everyLostLeaseCallbackComesBeforeItsLocalDeadlineHoweverManyLeasesWaitOnASilentRedis() throws Exception {
+        FaultProxy proxy = proxy();
+        RedisLockClient lock = client(proxy, Duration.ofSeconds(2)); // the command timeout is most of the lease
+        Duration ttl = Duration.ofSeconds(3);
+        int leases = 6;
+        long[] deadlineAtMost = new long[leases];
+        long[] lostAt = new long[leases];
+        CountDownLatch allLost = new CountDownLatch(leases);
+        for (int i = 0; i < leases; i++) {
+            LockLease lease = lock.tryAcquire("kept:" + i, ttl, OverlapImpact.BROKEN_PROMISE).orElseThrow();
+            long now = System.nanoTime();
+            deadlineAtMost[i] = now + lease.validFor().toNanos(); // no later than the lease's own local deadline
+            int slot = i;
+            lease.keepAlive(() -> {
+                lostAt[slot] = System.nanoTime();
+                allLost.countDown();
+            });
+        }
+        proxy.blackhole();
+
+        assertThat(allLost.await(30, TimeUnit.SECONDS)).isTrue();
+        for (int i = 0; i < leases; i++) {
+            assertThat(lostAt[i]).as("lease %d lost-lease signal vs its local deadline", i).isLessThan(deadlineAtMost[i]);
+        }
+        assertThat(lock.heldLeases()).isEmpty();
+        assertThat(counts.lost).hasValue(leases);
+        proxy.heal();
+    }
+
+    @Test // item 3
+    void aGrantWhoseAnswerArrivesAfterItsLocalDeadlineIsNotAcquiredAndIsTakenBack() throws Exception {
+        FaultProxy proxy = proxy();
+        RedisLockClient lock = client(proxy, Duration.ofSeconds(30));
+        lock.ping();
+        Duration ttl = Duration.ofSeconds(4);
+        proxy.blackhole();
+        long stalledBefore = proxy.stalledReads();
+        CompletableFuture<java.util.Optional<LockLease>> attempt =
+                CompletableFuture.supplyAsync(() -> lock.tryAcquire("slow", ttl, OverlapImpact.WASTED_WORK), pool(1));
+        await().atMost(Duration.ofSeconds(10)).until(() -> proxy.stalledReads() > stalledBefore);
+        long sentAt = System.nanoTime();
+        await().atMost(Duration.ofSeconds(30)).until(() -> System.nanoTime() - sentAt > ttl.toNanos());
+        proxy.heal();
+
+        assertThat(attempt.get(30, TimeUnit.SECONDS)).as("too late to be valid: not acquired, no exception").isEmpty();
+        long answeredAt = System.nanoTime();
+        assertThat(counts.lateGrants).hasValue(1);
+        assertThat(counts.unavailable).hasValue(0);
+        // Redis granted it with a fresh 4 s ttl on arrival; it is gone long before that: deleted by owner.
+        await().atMost(Duration.ofSeconds(3)).until(() -> owner("slow") == null);
+        assertThat(System.nanoTime() - answeredAt).isLessThan(ttl.toNanos());
+        assertThat(lock.heldLeases()).isEmpty();
+    }
+
+    @Test // item 5
+    void interruptingABlockingAcquireInFlightThrowsInterruptedAndTheGrantIsTakenBack() throws Exception {
+        FaultProxy proxy = proxy();
+        RedisLockClient lock = client(proxy, Duration.ofSeconds(20));
+        lock.ping();
+        proxy.blackhole();
+        long stalledBefore = proxy.stalledReads();
+        ExecutorService pool = pool(1);
+        Thread[] worker = new Thread[1];
+        Future<LockLease> acquiring = pool.submit(() -> {
+            worker[0] = Thread.currentThread();
+            return lock.acquire("orphan", Duration.ofMinutes(5), OverlapImpact.BROKEN_PROMISE, Duration.ofMinutes(1));
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> proxy.stalledReads() > stalledBefore);
+        worker[0].interrupt();
+
+        assertThatThrownBy(() -> acquiring.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(InterruptedException.class);
+        proxy.heal(); // the acquire now reaches Redis and is granted to nobody who waits...
+        // ...and is deleted by owner right after, instead of standing for its five minutes
+        await().atMost(Duration.ofSeconds(10)).until(() -> owner("orphan") == null);
+        assertThat(lock.heldLeases()).isEmpty();
+        assertThat(lock.tryAcquire("orphan", Duration.ofSeconds(5), OverlapImpact.BROKEN_PROMISE)).isPresent();
+    }
+
+    @Test // item 6
+    void aReleaseThatFailsStillEndsTheLeaseLocally() throws Exception {
+        FaultProxy proxy = proxy();
+        RedisLockClient lock = client(proxy, Duration.ofMillis(500));
+        LockLease job = lock.tryAcquire("job:report", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
+        LockLease plain = lock.tryAcquire("job:other", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
+        assertThat(lock.heldLeases()).hasSize(2);
+        proxy.down();
+
+        assertThatThrownBy(() -> job.releaseAfter(Duration.ofSeconds(30))) // ShedLock's unlock during lockAtLeastFor
+                .isInstanceOf(LockUnavailableException.class);
+        assertThatThrownBy(plain::release).isInstanceOf(LockUnavailableException.class);
+        assertThat(lock.heldLeases()).as("health and the locks endpoint must not show them as held").isEmpty();
+        assertThat(plain.isValid()).isFalse();
+    }
+
+    @Test // item 7
+    void connectingToABlackHoledRedisCostsEachConcurrentCallerOneTimeoutNotAQueue() throws Exception {
+        FaultProxy proxy = proxy();
+        proxy.blackhole(); // from start-up: the very first connect never completes its handshake
+        Duration timeout = Duration.ofSeconds(1);
+        RedisLockClient lock = client(proxy, timeout);
+        int callers = 12;
+        ExecutorService pool = pool(callers);
+        List<Future<Long>> took = new ArrayList<>();
+        CountDownLatch start = new CountDownLatch(1);
+        for (int i = 0; i < callers; i++) {
+            String name = "seat:dark:" + i;
+            Callable<Long> call = () -> {
+                start.await();
+                long t0 = System.nanoTime();
+                assertThatThrownBy(() -> lock.tryAcquire(name, Duration.ofSeconds(10), OverlapImpact.BROKEN_PROMISE))
+                        .isInstanceOf(LockUnavailableException.class);
+                return System.nanoTime() - t0;
+            };
+            took.add(pool.submit(call));
+        }
+        start.countDown();
+        for (Future<Long> f : took) {
+            // one timeout plus a margin for a busy machine; queued connects would take 12 timeouts for the last
+            assertThat(Duration.ofNanos(f.get(60, TimeUnit.SECONDS))).isLessThan(timeout.multipliedBy(3));
+        }
+        proxy.heal();
+        await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                .until(() -> lock.tryAcquire("seat:dark:0", Duration.ofSeconds(10), OverlapImpact.BROKEN_PROMISE).isPresent());
+    }
+
+    @Test // item 7, once connected: a silent Redis costs each caller its own timeout, concurrently
+    void aBlackHoledCallAnswersWithinTheCommandTimeoutWhateverTheConcurrency() throws Exception {
+        FaultProxy proxy = proxy();
+        Duration timeout = Duration.ofMillis(800);
+        RedisLockClient lock = client(proxy, timeout);
+        lock.ping();
+        proxy.blackhole();
+        ExecutorService pool = pool(8);
+        AtomicLong slowest = new AtomicLong();
+        List<Future<?>> calls = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            String name = "busy:" + i;
+            calls.add(pool.submit(() -> {
+                long t0 = System.nanoTime();
+                assertThatThrownBy(() -> lock.tryAcquire(name, Duration.ofSeconds(5), OverlapImpact.WASTED_WORK))
+                        .isInstanceOf(LockUnavailableException.class);
+                slowest.accumulateAndGet(System.nanoTime() - t0, Math::max);
+            }));
+        }
+        for (Future<?> f : calls) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        assertThat(Duration.ofNanos(slowest.get())).isLessThan(timeout.multipliedBy(3));
+        proxy.heal();
+    }
+}

@@ -1,0 +1,48 @@
+package io.seatlock.lock.autoconfigure;
+
+import io.seatlock.lock.leader.LeaderElections;
+import io.seatlock.lock.redis.RedisLockClient;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Actuator parts, when the application has Actuator: the {@code seatlock} health indicator (for the
+ * Redis lock this library wired, not for a lock of the application's own) and the {@code locks} endpoint,
+ * exposed only when the application includes it.
+ */
+@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockLeaderAutoConfiguration.class})
+@ConditionalOnClass(RedisLockClient.class)
+public class SeatlockActuatorAutoConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    @ConditionalOnEnabledHealthIndicator("seatlock")
+    static class Health {
+        @Bean
+        @ConditionalOnBean(RedisLockClient.class)
+        @ConditionalOnMissingBean(name = "seatlockHealthIndicator")
+        SeatlockHealthIndicator seatlockHealthIndicator(RedisLockClient lock) {
+            return new SeatlockHealthIndicator(lock);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({Endpoint.class, LeaderElections.class})
+    @ConditionalOnAvailableEndpoint(LocksEndpoint.class)
+    static class Locks {
+        @Bean
+        @ConditionalOnMissingBean
+        LocksEndpoint locksEndpoint(ObjectProvider<RedisLockClient> lock, ObjectProvider<LeaderElections> leaders) {
+            return new LocksEndpoint(lock.getIfAvailable(), leaders.getIfAvailable());
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.seatlock.lock.autoconfigure;
+
+import io.seatlock.lock.Fence;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.fencing.PostgresFence;
+import io.seatlock.lock.slots.JobSlots;
+import io.seatlock.lock.spi.LockListeners;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+
+import javax.sql.DataSource;
+
+/**
+ * The storage side, when the application has a database: the PostgreSQL {@link Fence}, and once-per-slot
+ * jobs ({@link JobSlots} on the application's {@link JdbcTemplate}, and a scheduler wrapper that lets
+ * each cron run know its own fire time).
+ */
+@AutoConfiguration(after = SeatlockLockAutoConfiguration.class,
+        afterName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+                "org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration"})
+@ConditionalOnClass(PostgresFence.class)
+@ConditionalOnBean(DataSource.class)
+@EnableConfigurationProperties(SeatlockLockProperties.class)
+public class SeatlockJdbcAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(Fence.class)
+    PostgresFence postgresFence(ObjectProvider<LockListener> listeners) {
+        return new PostgresFence(LockListeners.guarded(listeners.orderedStream().toList()));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({JdbcTemplate.class, JobSlots.class})
+    @ConditionalOnBooleanProperty(name = "seatlock.slots.enabled", matchIfMissing = true)
+    @EnableConfigurationProperties(SeatlockSlotsProperties.class)
+    static class Slots {
+        @Bean
+        @ConditionalOnBean(JdbcTemplate.class)
+        @ConditionalOnMissingBean
+        JobSlots jobSlots(JdbcTemplate jdbc, SeatlockLockProperties lock) {
+            // The runner is the lock's instance id: one name per process, in owner tokens and slot records alike.
+            return new JobSlots(jdbc, lock.instanceIdOrDefault());
+        }
+
+        @Bean
+        SchedulingConfigurer slotRecordingScheduling(ObjectProvider<TaskScheduler> scheduler) {
+            return registrar -> {
+                TaskScheduler base = registrar.getScheduler() != null ? registrar.getScheduler() : scheduler.getIfUnique();
+                if (base != null && !(base instanceof SlotRecordingTaskScheduler)) {
+                    registrar.setTaskScheduler(new SlotRecordingTaskScheduler(base));
+                }
+            };
+        }
+    }
+}

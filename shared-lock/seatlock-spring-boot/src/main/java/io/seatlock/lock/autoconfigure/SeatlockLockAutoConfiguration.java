@@ -1,0 +1,86 @@
+package io.seatlock.lock.autoconfigure;
+
+import io.lettuce.core.RedisURI;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.lock.spi.LockListeners;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * The Redis lock from {@code seatlock.lock.*}: on {@code seatlock.lock.redis-url} or
+ * {@code cluster-nodes} when set, else on the application's own {@code spring.data.redis.*} connection
+ * (when Spring Data Redis is on the class path). Backs off when the application defines its own
+ * {@link DistributedLock}; Micrometer metrics when Micrometer is on the class path.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass({RedisLockClient.class, RedisURI.class})
+@ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SeatlockLockProperties.class)
+public class SeatlockLockAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(DistributedLock.class)
+    RedisLockClient distributedLock(SeatlockLockProperties properties, ObjectProvider<SpringRedisEndpoints> springRedis,
+                                    ObjectProvider<LockListener> listeners) {
+        RedisLockSettings settings = new RedisLockSettings(properties.keyPrefix(), properties.instanceIdOrDefault(),
+                properties.clockDriftFactor(), properties.minSafetyMargin(), properties.minBackoff(),
+                properties.maxBackoff());
+        LockListener listener = LockListeners.guarded(listeners.orderedStream().toList());
+        RedisEndpoints endpoints = endpoints(properties, springRedis.getIfAvailable());
+        return endpoints.cluster()
+                ? RedisLockClient.cluster(endpoints.nodes(), properties.commandTimeout(), endpoints.ssl(), settings, listener)
+                : RedisLockClient.standalone(endpoints.nodes().get(0), properties.commandTimeout(), endpoints.ssl(),
+                        settings, listener);
+    }
+
+    private static RedisEndpoints endpoints(SeatlockLockProperties properties, SpringRedisEndpoints springRedis) {
+        if (!properties.clusterNodes().isEmpty()) {
+            return RedisEndpoints.clusterOf(properties.clusterNodes());
+        }
+        if (properties.redisUrl() != null) {
+            return RedisEndpoints.of(properties.redisUrl());
+        }
+        if (springRedis == null) {
+            throw new IllegalStateException("No Redis is configured for the seatlock lock. Set seatlock.lock.redis-url "
+                    + "(or seatlock.lock.cluster-nodes), or add spring-boot-starter-data-redis and set "
+                    + "spring.data.redis.host to the Redis every replica shares.");
+        }
+        return springRedis.endpoints();
+    }
+
+    /** Spring Boot's own Redis settings, read only when Spring Data Redis is on the class path. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(DataRedisConnectionDetails.class)
+    static class SpringRedis {
+        @Bean
+        SpringRedisEndpoints seatlockSpringRedisEndpoints(ObjectProvider<DataRedisConnectionDetails> details,
+                                                          ObjectProvider<DataRedisProperties> properties,
+                                                          Environment environment) {
+            return new SpringRedisEndpoints(details, properties, environment);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    static class Metrics {
+        @Bean
+        @ConditionalOnMissingBean
+        MicrometerLockListener micrometerLockListener(ObjectProvider<MeterRegistry> registry) {
+            return new MicrometerLockListener(registry.getIfAvailable(SimpleMeterRegistry::new));
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.seatlock.lock.autoconfigure;
+
+import io.seatlock.lock.spi.InstanceId;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Settings of the Redis lock ({@code seatlock.lock.*}). Values are checked where the lock is built, so a
+ * bad one stops the application with a message naming it.
+ *
+ * @param enabled          Whether to register the Redis lock.
+ * @param keyPrefix        Put before every Redis key; give each application (and each test) its own. No braces.
+ * @param instanceId       This process's name in owner tokens, leader elections and job-slot records. Defaults to
+ *                         the host name and the process id, host-pid.
+ * @param redisUrl         Redis to lock on, e.g. rediss://user:secret@redis:6380 or
+ *                         redis-sentinel://host:26379#mymaster. When unset, Spring's spring.data.redis.* settings
+ *                         are used.
+ * @param clusterNodes     host:port seeds of a Redis Cluster to lock on; wins over redis-url and Spring's settings.
+ * @param commandTimeout   Longest wait for Redis, connecting included, before LockUnavailableException.
+ * @param clockDriftFactor Share of each ttl kept as the local validity safety margin, from 0 up to (not
+ *                         including) 0.5.
+ * @param minSafetyMargin  Smallest local validity safety margin.
+ * @param minBackoff       First pause between attempts of a blocking acquire.
+ * @param maxBackoff       Longest pause between attempts of a blocking acquire.
+ */
+@ConfigurationProperties("seatlock.lock")
+public record SeatlockLockProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("seatlock:") String keyPrefix,
+        @Nullable String instanceId,
+        @Nullable String redisUrl,
+        @DefaultValue List<String> clusterNodes,
+        @DefaultValue("2s") Duration commandTimeout,
+        @DefaultValue("0.01") double clockDriftFactor,
+        @DefaultValue("1ms") Duration minSafetyMargin,
+        @DefaultValue("10ms") Duration minBackoff,
+        @DefaultValue("200ms") Duration maxBackoff) {
+
+    /** The configured instance id, or this process's default one. */
+    String instanceIdOrDefault() {
+        return instanceId != null ? instanceId : InstanceId.ofThisProcess();
+    }
+}

@@ -1,0 +1,45 @@
+package io.seatlock.lock.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.seatlock.lock.DistributedLock;
+import org.flywaydb.core.Flyway;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Puts Flyway behind the migration gate when the application has Flyway and a {@link DistributedLock}. */
+@AutoConfiguration(after = SeatlockLockAutoConfiguration.class,
+        beforeName = "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration")
+@ConditionalOnClass({Flyway.class, FlywayMigrationStrategy.class})
+@ConditionalOnBean(DistributedLock.class)
+@ConditionalOnBooleanProperty(name = "seatlock.migration.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SeatlockMigrationProperties.class)
+public class SeatlockMigrationAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(FlywayMigrationStrategy.class)
+    MigrationGate migrationGate(DistributedLock lock, SeatlockMigrationProperties properties,
+                                ApplicationEventPublisher events, ObjectProvider<MigrationGateMetrics> metrics) {
+        MigrationGateMetrics counter = metrics.getIfAvailable();
+        return new MigrationGate(lock, properties.lockTtl(), properties.maxWait(), events,
+                counter == null ? result -> { } : counter::record);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    @ConditionalOnBean(MeterRegistry.class)
+    static class Metrics {
+        @Bean
+        MigrationGateMetrics migrationGateMetrics(MeterRegistry registry) {
+            return new MigrationGateMetrics(registry);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.seatlock.lock.autoconfigure;
+
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.core.env.Environment;
+
+import java.util.List;
+
+/**
+ * Where the application's own Spring Data Redis client connects (host and port, url including rediss://,
+ * Sentinel, Cluster, SSL bundles), for a lock with no Redis of its own configured: the lock, the application
+ * and the Redis health check then talk to one server, with TLS whenever the application's client uses it. Asked only then, so an application that sets {@code seatlock.lock.redis-url} never needs a
+ * {@code spring.data.redis.*} setting.
+ */
+final class SpringRedisEndpoints {
+
+    private static final List<String> SPRING_REDIS_LOCATIONS = List.of("spring.data.redis.host",
+            "spring.data.redis.url", "spring.data.redis.sentinel.nodes", "spring.data.redis.cluster.nodes");
+
+    private final ObjectProvider<DataRedisConnectionDetails> details;
+    private final ObjectProvider<DataRedisProperties> properties;
+    private final Environment environment;
+
+    SpringRedisEndpoints(ObjectProvider<DataRedisConnectionDetails> details, ObjectProvider<DataRedisProperties> properties,
+                         Environment environment) {
+        this.details = details;
+        this.properties = properties;
+        this.environment = environment;
+    }
+
+    RedisEndpoints endpoints() {
+        DataRedisConnectionDetails spring = details.getIfAvailable();
+        if (spring == null || (isFromProperties(spring)
+                && SPRING_REDIS_LOCATIONS.stream().noneMatch(environment::containsProperty))) {
+            // Spring would default to localhost:6379: each replica would lock on a Redis of its own, which is no lock.
+            throw new IllegalStateException("No Redis is configured for the seatlock lock. Set spring.data.redis.host "
+                    + "(or spring.data.redis.url, .sentinel.nodes, .cluster.nodes, or seatlock.lock.redis-url) to the "
+                    + "Redis every replica shares; the lock does not fall back to localhost.");
+        }
+        DataRedisProperties springProperties = properties.getIfAvailable();
+        String url = springProperties == null ? null : springProperties.getUrl();
+        return fromSpring(spring, url != null && url.regionMatches(true, 0, "rediss:", 0, 7));
+    }
+
+    /** Boot's own details read from {@code spring.data.redis.*}; any other kind (Testcontainers, a user's) is explicit. */
+    private static boolean isFromProperties(DataRedisConnectionDetails details) {
+        return details.getClass().getSimpleName().equals("PropertiesDataRedisConnectionDetails");
+    }
+
+    /**
+     * @param springUrlUsesTls whether {@code spring.data.redis.url} is a {@code rediss://} URL: Spring's own
+     *                         client then uses TLS even though the connection details carry no SSL bundle
+     */
+    static RedisEndpoints fromSpring(DataRedisConnectionDetails details, boolean springUrlUsesTls) {
+        SslBundle bundle = details.getSslBundle();
+        boolean tls = bundle != null || springUrlUsesTls;
+        List<RedisURI> nodes;
+        boolean cluster = false;
+        if (details.getCluster() != null) {
+            cluster = true;
+            nodes = details.getCluster().getNodes().stream()
+                    .map(n -> secured(RedisURI.builder().withHost(n.host()).withPort(n.port()), details, tls)).toList();
+        } else if (details.getSentinel() != null) {
+            DataRedisConnectionDetails.Sentinel sentinel = details.getSentinel();
+            RedisURI.Builder builder = RedisURI.builder().withSentinelMasterId(sentinel.getMaster())
+                    .withDatabase(sentinel.getDatabase());
+            sentinel.getNodes().forEach(n -> builder.withSentinel(n.host(), n.port()));
+            nodes = List.of(secured(builder, details, tls));
+        } else {
+            DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
+            nodes = List.of(secured(RedisURI.builder().withHost(standalone.getHost()).withPort(standalone.getPort())
+                    .withDatabase(standalone.getDatabase()), details, tls));
+        }
+        return new RedisEndpoints(nodes, cluster, bundle == null ? null : sslOptions(bundle));
+    }
+
+    private static RedisURI secured(RedisURI.Builder builder, DataRedisConnectionDetails details, boolean tls) {
+        if (details.getPassword() != null) {
+            if (details.getUsername() != null) {
+                builder.withAuthentication(details.getUsername(), details.getPassword());
+            } else {
+                builder.withPassword(details.getPassword().toCharArray());
+            }
+        }
+        return builder.withSsl(tls).build();
+    }
+
+    /** The bundle's key and trust material, protocols and ciphers, as Spring's own Lettuce client takes them. */
+    private static SslOptions sslOptions(SslBundle bundle) {
+        SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider()
+                .keyManager(bundle.getManagers().getKeyManagerFactory())
+                .trustManager(bundle.getManagers().getTrustManagerFactory());
+        if (bundle.getOptions().getEnabledProtocols() != null) {
+            ssl.protocols(bundle.getOptions().getEnabledProtocols());
+        }
+        if (bundle.getOptions().getCiphers() != null) {
+            ssl.cipherSuites(bundle.getOptions().getCiphers());
+        }
+        return ssl.build();
+    }
+
+}

@@ -1,0 +1,63 @@
+package io.seatlock.lock.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/** The module and package rules of the library, checked on its compiled classes. */
+class LibraryArchitectureTest {
+
+    private static final JavaClasses LIBRARY = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.seatlock.lock");
+
+    @Test
+    void theApiDependsOnNothingButTheJdk() {
+        noClasses().that().resideInAnyPackage("io.seatlock.lock", "io.seatlock.lock.spi")
+                .should().dependOnClassesThat().resideOutsideOfPackages("io.seatlock.lock", "io.seatlock.lock.spi",
+                        "java..", "javax.sql..", "org.jspecify..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    void theApiKnowsNoImplementationOrRecipe() {
+        noClasses().that().resideInAnyPackage("io.seatlock.lock", "io.seatlock.lock.spi")
+                .should().dependOnClassesThat().resideInAnyPackage("io.seatlock.lock.redis..", "io.seatlock.lock.leader..",
+                        "io.seatlock.lock.fencing..", "io.seatlock.lock.slots..", "io.seatlock.lock.shedlock..",
+                        "io.seatlock.lock.autoconfigure..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    void recipesAndProvidersWorkOnAnyLockNotOnTheRedisOne() {
+        noClasses().that().resideInAnyPackage("io.seatlock.lock.leader..", "io.seatlock.lock.fencing..",
+                        "io.seatlock.lock.slots..", "io.seatlock.lock.shedlock..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.seatlock.lock.redis..", "io.lettuce..",
+                        "io.seatlock.lock.autoconfigure..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    void onlyTheAutoConfigurationKnowsSpringBoot() {
+        noClasses().that().resideOutsideOfPackage("io.seatlock.lock.autoconfigure..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.boot..",
+                        "org.springframework.context..", "io.micrometer..", "org.flywaydb..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    void theRedisLockKnowsNoFramework() {
+        noClasses().that().resideInAPackage("io.seatlock.lock.redis..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "net.javacrumbs..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    void packagesHaveNoCycles() {
+        slices().matching("io.seatlock.lock.(*)..").should().beFreeOfCycles().check(LIBRARY);
+    }
+}
