@@ -18,7 +18,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * An application as an outside user writes it: it depends on shared-lock's public API and Spring Boot's
+ * An application as an outside user writes it: it depends on seatlock's public API and Spring Boot's
  * own configuration only (no code from this project's apps or test harness).
  */
 @SpringBootApplication

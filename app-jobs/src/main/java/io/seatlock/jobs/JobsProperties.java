@@ -23,7 +23,7 @@ public record JobsProperties(@DefaultValue("seatlock") @NotNull LockProviderKind
                              @DefaultValue @Valid Demo demo) {
 
     public enum LockProviderKind {
-        /** shared-lock: owner-checked unlock and extend, always. */
+        /** seatlock: owner-checked unlock and extend, always. */
         SEATLOCK,
         /** ShedLock's stock Redis provider (with its safe-update mode switched on). */
         SHEDLOCK_REDIS

@@ -35,6 +35,6 @@ class ProductionStartTest {
         assertThatThrownBy(() -> new SpringApplicationBuilder(SeatsApplication.class).run("--server.port=0",
                 "--spring.datasource.url=" + servers.jdbcUrl(), "--spring.datasource.username=" + servers.postgres().user(),
                 "--spring.datasource.password=" + servers.postgres().password()))
-                .hasStackTraceContaining("No Redis is configured for the shared lock. Set spring.data.redis.host");
+                .hasStackTraceContaining("No Redis is configured for the seatlock lock. Set spring.data.redis.host");
     }
 }

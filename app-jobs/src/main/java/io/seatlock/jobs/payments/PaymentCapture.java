@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * Captures pending payments. Overlap would charge twice ({@code BROKEN_PROMISE}), so the lock is not
- * trusted: the slot is claimed in {@code job_runs} (shared-lock's {@link JobSlots}), and each capture is a conditional state change
+ * trusted: the slot is claimed in {@code job_runs} (seatlock's {@link JobSlots}), and each capture is a conditional state change
  * that only one writer can make.
  */
 @Component

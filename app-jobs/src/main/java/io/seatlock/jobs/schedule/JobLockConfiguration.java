@@ -8,7 +8,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * The shared-lock ShedLock provider is the default (from shared-lock's auto-configuration);
+ * The seatlock ShedLock provider is the default (from seatlock's auto-configuration);
  * {@code jobs.lock-provider=shedlock-redis} selects ShedLock's stock Redis provider instead.
  */
 @Configuration(proxyBeanMethods = false)

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Leader election on the shared lock: the leader holds {@code leader:<group>} with a renewed lease;
+ * Leader election on a shared lock: the leader holds {@code leader:<group>} with a renewed lease;
  * its epoch is the grant's fencing token. Leadership is revoked when a renewal finds the lock lost or
  * renewals keep failing until the local deadline is near, so before another candidate can take it.
  * That still does not stop a paused leader from writing late: leader writes carry the epoch and

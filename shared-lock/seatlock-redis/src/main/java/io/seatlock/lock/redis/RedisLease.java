@@ -160,7 +160,9 @@ final class RedisLease implements LockLease {
         if (!ON_LOST.compareAndSet(this, null, callback)) {
             throw new IllegalStateException("lease on '" + spec.name() + "' is already kept alive");
         }
-        nextRenewalNanos = System.nanoTime() + renewalPeriodNanos();
+        // The first renewal is due a third of the ttl into the current term, not a third after this call: a lease
+        // kept alive late in its term (two thirds gone) is renewed at once, before the give-up time.
+        nextRenewalNanos = deadlineNanos - 2 * renewalPeriodNanos();
         watchdog = client.watchdogs().schedule(this::watch, 0, TimeUnit.NANOSECONDS);
         if (state == State.LOST) {
             fireLostCallback(); // lost between the check above and the callback's registration

@@ -72,7 +72,11 @@ public final class SeatlockLockProvider implements ExtensibleLockProvider {
         return shortened ? granted : Optional.empty();
     }
 
-    /** Single use, like ShedLock's own locks: after unlock or extend this handle is spent. */
+    /**
+     * Single use, like ShedLock's own locks: after an unlock, or an extend that answered, this handle is spent.
+     * An extend that threw (Redis unavailable) spends nothing, so ShedLock's executor can still unlock it, as
+     * ShedLock's {@code AbstractSimpleLock} allows.
+     */
     private static final class LeaseLock implements SimpleLock {
 
         private final LockLease lease;
@@ -92,8 +96,10 @@ public final class SeatlockLockProvider implements ExtensibleLockProvider {
 
         @Override
         public Optional<SimpleLock> extend(Duration lockAtMostFor, Duration lockAtLeastFor) {
+            requireUnspent();
+            boolean extended = lease.renew(lockAtMostFor); // throws before anything is spent
             spend();
-            if (!lease.renew(lockAtMostFor)) {
+            if (!extended) {
                 return Optional.empty();
             }
             Instant now = ClockProvider.now();
@@ -101,11 +107,20 @@ public final class SeatlockLockProvider implements ExtensibleLockProvider {
                     new LockConfiguration(now, configuration.getName(), lockAtMostFor, lockAtLeastFor)));
         }
 
+        private void requireUnspent() {
+            if (spent.get()) {
+                throw alreadySpent();
+            }
+        }
+
         private void spend() {
             if (!spent.compareAndSet(false, true)) {
-                throw new IllegalStateException("lock '" + configuration.getName()
-                        + "' has already been unlocked or extended");
+                throw alreadySpent();
             }
+        }
+
+        private IllegalStateException alreadySpent() {
+            return new IllegalStateException("lock '" + configuration.getName() + "' has already been unlocked or extended");
         }
     }
 }

@@ -1,0 +1,147 @@
+package io.seatlock.it;
+
+import io.seatlock.localservers.IsolatedServers;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Maven projects outside this build, each a user's application that depends on the published artifacts
+ * only (installed fresh into a repository of their own by invoker:install), built and tested with the
+ * project's Maven wrapper. Each gets its own database and key prefix; the servers are handed over as
+ * environment variables, the way a user's deployment would.
+ */
+class OutsideProjectsIT {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("OutsideProjectsIT");
+
+    private static final Path ROOT = Paths.get(System.getProperty("seatlock.it.root"));
+    private static final Path PROJECTS = Paths.get(System.getProperty("seatlock.it.projects"));
+    private static final Path WORK = Paths.get(System.getProperty("seatlock.it.work"));
+    private static final Path REPO = Paths.get(System.getProperty("seatlock.it.repo"));
+    private static final Path USER_REPO = Paths.get(System.getProperty("seatlock.it.user-repo"));
+    private static final String VERSION = System.getProperty("seatlock.it.version");
+
+    @BeforeAll
+    static void settings() throws IOException {
+        Files.createDirectories(WORK);
+        // Our artifacts come only from the fresh repository; third-party ones are copied from the user's own
+        // repository when it has them (no download), else fetched from Maven Central as a user's build would.
+        Files.writeString(WORK.resolve("settings.xml"), """
+                <settings>
+                  <profiles>
+                    <profile>
+                      <id>user-repository</id>
+                      <repositories>
+                        <repository><id>user-repository</id><url>%1$s</url>
+                          <snapshots><enabled>false</enabled></snapshots></repository>
+                      </repositories>
+                      <pluginRepositories>
+                        <pluginRepository><id>user-repository</id><url>%1$s</url>
+                          <snapshots><enabled>false</enabled></snapshots></pluginRepository>
+                      </pluginRepositories>
+                    </profile>
+                  </profiles>
+                  <activeProfiles><activeProfile>user-repository</activeProfile></activeProfiles>
+                </settings>
+                """.formatted(USER_REPO.toUri()));
+    }
+
+    @Test
+    void aLockOnlyAppWithTheStarterAloneTakesAndReleasesAFencedLock() {
+        String output = build("lock-only", Map.of());
+        assertThat(output).contains("Tests run: 2, Failures: 0, Errors: 0");
+        assertThat(keysLeft()).as("the app released its lock").isEmpty();
+    }
+
+    @Test
+    void aShedLockUserGetsSeatlocksProviderAndRunsATaskOnce() {
+        String output = build("shedlock-user", Map.of());
+        assertThat(output).contains("Tests run: 1, Failures: 0, Errors: 0");
+    }
+
+    @Test
+    void threeReplicasOfAFlywayAppWithoutActuatorMigrateOnceOnAnEmptyDatabaseAndAllStart() {
+        String output = build("flyway-replicas", Map.of());
+        assertThat(output).contains("Tests run: 1, Failures: 0, Errors: 0");
+        JdbcTemplate db = new JdbcTemplate(servers.dataSource());
+        assertThat(db.queryForList("SELECT version FROM flyway_schema_history WHERE success AND version IS NOT NULL",
+                String.class)).containsExactlyInAnyOrder("1", "2");
+        assertThat(db.queryForObject("SELECT count(*) FROM accounts", Long.class)).isEqualTo(1);
+    }
+
+    private List<String> keysLeft() {
+        return servers.redis().with(r -> r.keys(servers.keyPrefix() + "lock:*"));
+    }
+
+    /** Copies the project, builds it with {@code verify} against the fresh artifacts, and returns its output. */
+    private String build(String project, Map<String, String> extraEnv) {
+        Path dir = WORK.resolve(project);
+        copy(PROJECTS.resolve(project), dir);
+        List<String> command = new ArrayList<>(List.of(ROOT.resolve("mvnw").toString(), "-B", "-ntp", "verify",
+                "-s", WORK.resolve("settings.xml").toString(), "-Dmaven.repo.local=" + REPO,
+                "-Dseatlock.version=" + VERSION));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("build.log").toFile());
+        Map<String, String> env = builder.environment();
+        env.keySet().removeIf(k -> k.startsWith("SPRING_") || k.startsWith("SEATLOCK_") || k.equals("MAVEN_OPTS"));
+        String redisUrl = "redis://" + (servers.redis().password() == null ? "" : ":" + servers.redis().password() + "@")
+                + servers.redis().host() + ":" + servers.redis().port();
+        Map<String, String> given = new HashMap<>(Map.of(
+                "SEATLOCK_LOCK_REDIS_URL", redisUrl,
+                "SEATLOCK_LOCK_KEY_PREFIX", servers.keyPrefix(),
+                "SPRING_DATA_REDIS_URL", redisUrl,
+                "SPRING_DATASOURCE_URL", servers.jdbcUrl(),
+                "SPRING_DATASOURCE_USERNAME", servers.postgres().user(),
+                "SPRING_DATASOURCE_PASSWORD", servers.postgres().password() == null ? "" : servers.postgres().password()));
+        given.putAll(extraEnv);
+        env.putAll(given);
+        try {
+            Process build = builder.start();
+            boolean ended = build.waitFor(8, TimeUnit.MINUTES);
+            if (!ended) {
+                build.destroyForcibly();
+            }
+            String output = Files.readString(dir.resolve("build.log"));
+            assertThat(ended).as("the build of %s ended within 8 minutes:%n%s", project, output).isTrue();
+            assertThat(build.exitValue()).as("the build of %s passed:%n%s", project, output).isZero();
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void copy(Path from, Path to) {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path source : files.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.seatlock.lock.autoconfigure;
+
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The generated configuration metadata (IDE completion) and the README's property table say the same. */
+class ConfigurationMetadataTest {
+
+    private static final Pattern README_ROW = Pattern.compile("^\\| `((?:seatlock|management\\.health\\.seatlock)\\.[a-z.-]+)` \\| (`([^`]*)`|–) \\| (.+) \\|$");
+
+    @Test
+    void everyPropertyHasAPlainDescriptionAndTheReadmeListsItWithItsDefault() throws IOException {
+        Map<String, String> metadata = metadataDefaults();
+        Map<String, String> readme = readmeDefaults();
+
+        assertThat(readme).as("README 'Properties' table vs. META-INF/spring-configuration-metadata.json")
+                .containsExactlyInAnyOrderEntriesOf(metadata);
+        assertThat(metadata.keySet()).contains("seatlock.lock.enabled", "seatlock.shedlock.enabled",
+                "seatlock.leader.enabled", "seatlock.migration.enabled", "seatlock.slots.enabled",
+                "management.health.seatlock.enabled");
+    }
+
+    @Test
+    void descriptionsAreTextNotJavadocMarkup() throws IOException {
+        List<String> descriptions = JsonPath.read(metadataJson(), "$.properties[*].description");
+        assertThat(descriptions).isNotEmpty().allSatisfy(d -> assertThat(d).doesNotContain("{@").isNotBlank());
+        List<String> names = JsonPath.read(metadataJson(), "$.properties[*].name");
+        List<Object> undescribed = JsonPath.read(metadataJson(), "$.properties[?(!@.description)].name");
+        assertThat(undescribed).as("properties without a description among %s", names).isEmpty();
+    }
+
+    private static String metadataJson() throws IOException {
+        try (InputStream in = ConfigurationMetadataTest.class.getResourceAsStream(
+                "/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("generated metadata on the class path").isNotNull();
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    private static Map<String, String> metadataDefaults() throws IOException {
+        List<Map<String, Object>> properties = JsonPath.read(metadataJson(), "$.properties[*]");
+        Map<String, String> defaults = new LinkedHashMap<>();
+        for (Map<String, Object> p : properties) {
+            String name = (String) p.get("name");
+            if (name.startsWith("seatlock.") || name.startsWith("management.health.seatlock.")) {
+                Object value = p.get("defaultValue");
+                defaults.put(name, value == null ? "–" : String.valueOf(value));
+            }
+        }
+        return defaults;
+    }
+
+    private static Map<String, String> readmeDefaults() throws IOException {
+        Map<String, String> defaults = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(Path.of("../../README.md"))) {
+            Matcher row = README_ROW.matcher(line.strip());
+            if (row.matches()) {
+                defaults.put(row.group(1), row.group(3) == null ? "–" : row.group(3));
+            }
+        }
+        return defaults;
+    }
+}
