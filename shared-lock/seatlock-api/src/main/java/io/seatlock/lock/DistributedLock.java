@@ -1,5 +1,7 @@
 package io.seatlock.lock;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
@@ -18,6 +20,9 @@ public interface DistributedLock {
      * the caller). A grant whose answer arrives after its own local deadline counts as not acquired: it is
      * deleted by owner and the result is empty.
      *
+     * @param name   the lock's name: 1 to 200 characters, no braces or control characters
+     * @param ttl    how long Redis keeps the lock unless renewed or released; whole milliseconds, at most a day
+     * @param impact what breaks if two holders overlap
      * @return the lease, or empty if someone else holds the lock (or the grant came too late to be valid)
      * @throws IllegalArgumentException for a blank, oversized or malformed name or a non-positive ttl
      * @throws LeaseTooShortException   for a ttl no longer than the safety margin (it could never be valid)
@@ -35,6 +40,10 @@ public interface DistributedLock {
      * <p>The default implementation has no markers: it never reports decided, and asks for the remaining
      * time to live separately.
      *
+     * @param name   the lock's name
+     * @param ttl    how long Redis keeps the lock unless renewed or released
+     * @param impact what breaks if two holders overlap
+     * @return decided, busy (with the holder's remaining time when known) or the lease
      * @throws LockUnavailableException if Redis did not answer within the command timeout
      */
     default AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
@@ -46,6 +55,11 @@ public interface DistributedLock {
     /**
      * Waits up to {@code maxWait} for the lock, backing off between attempts (no busy spin).
      *
+     * @param name    the lock's name
+     * @param ttl     how long Redis keeps the lock unless renewed or released
+     * @param impact  what breaks if two holders overlap
+     * @param maxWait how long to wait at most; zero tries once
+     * @return the lease
      * @throws LockNotAcquiredException if the lock stayed busy for {@code maxWait}
      * @throws InterruptedException     if the waiting thread was interrupted, also while a request was in
      *                                  flight (a grant that lands afterwards is deleted by owner)
@@ -58,22 +72,39 @@ public interface DistributedLock {
      * If the lease is lost while the task runs, the task's thread is interrupted and
      * {@link LockLostException} is thrown once it returns.
      *
+     * @param name   the lock's name
+     * @param ttl    the lease, renewed at a third of it while the task runs
+     * @param impact what breaks if two holders overlap
+     * @param task   the work
+     * @param <T>    what the work returns
      * @return whether the task ran (it does not when the lock is busy) and what it returned
+     * @throws LockLostException if the lease was lost while the task ran
      */
-    <T> TaskResult<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task);
+    <T extends @Nullable Object> TaskResult<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task);
 
-    /** The lock's remaining time to live in Redis ({@code PTTL}), or empty if nobody holds it. */
+    /**
+     * The lock's remaining time to live in Redis ({@code PTTL}).
+     *
+     * @param name the lock's name
+     * @return the time left, or empty if nobody holds it
+     */
     Optional<Duration> remainingTtl(String name);
 
     /**
      * Who holds the lock now: the instance id in the holder's owner token, or empty if nobody does. For
      * status displays (which replica leads), never for decisions: the answer is stale on arrival.
+     *
+     * @param name the lock's name
+     * @return the holder's instance id, or empty
      */
     Optional<String> holder(String name);
 
     /**
      * Names of the locks held right now that start with {@code namePrefix} (a {@code SCAN} of the whole
      * keyspace: its cost grows with everything in Redis). For status displays, never for decisions.
+     *
+     * @param namePrefix the start of the names, no braces or glob characters
+     * @return the names held now
      */
     Set<String> heldNames(String namePrefix);
 
@@ -81,6 +112,9 @@ public interface DistributedLock {
      * Which of {@code names} are held right now: one {@code EXISTS} per name, all sent at once and answered
      * within one command timeout, so the cost follows the names asked about, not the size of Redis. For
      * status displays such as a seat map, never for decisions: the answer is stale on arrival.
+     *
+     * @param names the lock names to look at
+     * @return those of them held now
      */
     Set<String> held(Collection<String> names);
 }

@@ -10,12 +10,23 @@ package io.seatlock.lock;
  */
 public record FencingToken(long value) implements Comparable<FencingToken> {
 
+    /**
+     * Validates the token.
+     *
+     * @param value the token's number, positive
+     * @throws IllegalArgumentException if {@code value} is not positive
+     */
     public FencingToken {
         if (value <= 0) {
             throw new IllegalArgumentException("fencing token must be positive, was " + value);
         }
     }
 
+    /**
+     * Whether this token was granted after {@code other}.
+     * @param other another token of the same lock name
+     * @return true if this one is newer
+     */
     public boolean isNewerThan(FencingToken other) {
         return value > other.value;
     }

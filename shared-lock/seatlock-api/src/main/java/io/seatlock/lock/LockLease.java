@@ -12,31 +12,62 @@ import java.time.Duration;
  */
 public interface LockLease extends AutoCloseable {
 
+    /**
+     * The lock's name.
+     *
+     * @return the name
+     */
     String name();
 
-    /** The random value stored in Redis for this grant (UUID plus instance), never reused. */
+    /**
+     * The random value stored in Redis for this grant (UUID plus instance), never reused.
+     *
+     * @return the owner token
+     */
     String ownerToken();
 
+    /**
+     * This grant's fencing token: pass it to every write that must not overlap.
+     *
+     * @return the token, larger than every earlier grant's of this name
+     */
     FencingToken fencingToken();
 
+    /**
+     * What the holder declared breaks on overlap.
+     *
+     * @return the impact
+     */
     OverlapImpact impact();
 
     /**
      * True while the local deadline (acquire start + ttl - safety margin, on a monotonic clock) has not
      * passed and the lease was neither released nor found lost. Needs no Redis round trip.
+     *
+     * @return whether the lease may still be relied on
      */
     boolean isValid();
 
-    /** How long {@link #isValid()} will stay true if nothing else happens; zero once invalid. */
+    /**
+     * How long {@link #isValid()} will stay true if nothing else happens.
+     *
+     * @return the time left; zero once invalid
+     */
     Duration validFor();
 
-    /** Resets the TTL to the lease's original TTL if the lock is still ours. */
+    /**
+     * Resets the TTL to the lease's original TTL if the lock is still ours.
+     *
+     * @return false if it had expired or passed to another holder
+     */
     boolean renew();
 
     /**
      * Resets the TTL to {@code ttl} if the lock is still ours (a compare-and-{@code PEXPIRE}); false if it
      * had expired or passed to another holder, in which case nothing is touched.
      *
+     * @param ttl the new time to live
+     * @return whether the lock was still ours and now has {@code ttl} to live
      * @throws IllegalStateException if the lease was released
      */
     boolean renew(Duration ttl);
@@ -45,15 +76,33 @@ public interface LockLease extends AutoCloseable {
      * Renews in the background at about a third of the TTL until release. If a renewal finds the lock
      * lost, or renewals keep failing until the local deadline is near, {@code onLost} runs once, before
      * that deadline.
+     *
+     * @param onLost run once, on a thread of its own, if the lease is lost while kept alive
+     * @return this lease
      */
     LockLease keepAlive(Runnable onLost);
 
-    /** True while {@link #keepAlive} renews this lease in the background. */
+    /**
+     * Whether a watchdog renews this lease.
+     *
+     * @return true while {@link #keepAlive} renews this lease in the background
+     */
     boolean isKeptAlive();
 
-    /** True once this holder knows the lock is gone (renewal or release found it taken or expired). */
+    /**
+     * Whether this holder knows the lock is gone.
+     *
+     * @return true once a renewal or release found it taken or expired
+     */
     boolean isLost();
 
+    /**
+     * Releases with a compare-and-delete that never removes another holder's lock. The lease ends locally
+     * even if Redis does not answer.
+     *
+     * @return what the release found
+     * @throws LockUnavailableException if Redis did not answer within the command timeout
+     */
     ReleaseOutcome release();
 
     /**
@@ -62,6 +111,9 @@ public interface LockLease extends AutoCloseable {
      * callers away without taking the lock. The marker is set even if this lease was lost (the work is
      * done either way); the release itself is owner-checked as always. Call it only after the outcome is
      * durable. The default implementation has no markers and just releases.
+     *
+     * @param keepMarkerFor how long the marker stays
+     * @return what the release found
      */
     default ReleaseOutcome releaseDecided(Duration keepMarkerFor) {
         return release();
@@ -71,6 +123,9 @@ public interface LockLease extends AutoCloseable {
      * Ends this lease but lets the lock stand for {@code keepFor} more (ShedLock's
      * {@code lockAtLeastFor}), owner-checked like a renewal; releases at once if {@code keepFor} is
      * not positive.
+     *
+     * @param keepFor how much longer the lock stands
+     * @return what the release found
      */
     ReleaseOutcome releaseAfter(Duration keepFor);
 

@@ -14,40 +14,94 @@ public interface LockListener {
     LockListener NOOP = new LockListener() {
     };
 
+    /**
+     * An acquire was sent.
+     *
+     * @param group the lock's group
+     */
     default void onAttempt(String group) {
     }
 
+    /**
+     * A lock was granted.
+     *
+     * @param group  the lock's group
+     * @param impact what its holder declared breaks on overlap
+     */
     default void onAcquired(String group, OverlapImpact impact) {
     }
 
+    /**
+     * A lock was held by someone else.
+     *
+     * @param group the lock's group
+     */
     default void onBusy(String group) {
     }
 
-    /** An attempt found the lock's "decided" marker and took nothing. */
+    /**
+     * An attempt found the lock's "decided" marker and took nothing.
+     *
+     * @param group the lock's group
+     */
     default void onDecided(String group) {
     }
 
+    /**
+     * Redis did not answer in time.
+     *
+     * @param group the lock's group
+     */
     default void onUnavailable(String group) {
     }
 
-    /** Redis granted the lock but its answer came after the lease's local deadline; the grant was taken back. */
+    /**
+     * Redis granted the lock but its answer came after the lease's local deadline; the grant was taken back.
+     *
+     * @param group the lock's group
+     */
     default void onLateGrant(String group) {
     }
 
-    /** A release found the lock still ours, after holding it for {@code held}. */
+    /**
+     * A release found the lock still ours.
+     *
+     * @param group the lock's group
+     * @param held  how long it was held
+     */
     default void onReleased(String group, Duration held) {
     }
 
-    /** A release, renewal or watchdog found the lock gone or owned by another holder. */
+    /**
+     * A release, renewal or watchdog found the lock gone or owned by another holder.
+     *
+     * @param group the lock's group
+     * @param held  how long it had been held
+     */
     default void onLost(String group, Duration held) {
     }
 
+    /**
+     * A renewal found the lock still ours.
+     *
+     * @param group the lock's group
+     */
     default void onRenewed(String group) {
     }
 
+    /**
+     * A renewal got no answer.
+     *
+     * @param group the lock's group
+     */
     default void onRenewalFailed(String group) {
     }
 
+    /**
+     * A fence refused a stale token.
+     *
+     * @param resource what the write guarded
+     */
     default void onFencingRejected(String resource) {
     }
 }

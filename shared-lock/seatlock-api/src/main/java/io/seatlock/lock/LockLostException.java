@@ -6,6 +6,10 @@ package io.seatlock.lock;
  * fenced; work the holder had not started must not start.
  */
 public class LockLostException extends LockException {
+    /**
+     * A lease that ended while its holder worked.
+     * @param message which lock
+     */
     public LockLostException(String message) {
         super(message);
     }

@@ -5,6 +5,11 @@ package io.seatlock.lock;
  * work) or fail open (let the referee, the conditional write, decide alone).
  */
 public class LockUnavailableException extends LockException {
+    /**
+     * Redis did not answer.
+     * @param message which lock group, and what happened
+     * @param cause   the client's error
+     */
     public LockUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }

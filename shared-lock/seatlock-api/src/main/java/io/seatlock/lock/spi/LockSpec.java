@@ -1,12 +1,14 @@
 package io.seatlock.lock.spi;
 
 import io.seatlock.lock.OverlapImpact;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * For implementations of {@link io.seatlock.lock.DistributedLock}: a validated request for a lock: its name, its time to live and what breaks on overlap.
+ * For implementations of {@link io.seatlock.lock.DistributedLock}: a validated request for a lock, its name,
+ * its time to live and what breaks on overlap.
  *
  * @param name   1 to {@value #MAX_NAME_LENGTH} characters, no braces (they are the Redis Cluster hash
  *               tag) and no control characters
@@ -15,16 +17,33 @@ import java.util.Objects;
  */
 public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
 
+    /** The longest lock name. */
     public static final int MAX_NAME_LENGTH = 200;
+    /** The longest ttl: longer work renews a shorter lease. */
     public static final Duration MAX_TTL = Duration.ofDays(1);
 
+    /**
+     * Validates every part.
+     *
+     * @param name   the lock's name
+     * @param ttl    its time to live
+     * @param impact what breaks on overlap
+     * @throws IllegalArgumentException for a bad name or ttl
+     * @throws NullPointerException     for a missing impact
+     */
     public LockSpec {
         name = requireValidName(name);
         ttl = requireValidTtl(ttl);
         Objects.requireNonNull(impact, "overlap impact must be declared (WASTED_WORK or BROKEN_PROMISE)");
     }
 
-    public static String requireValidName(String name) {
+    /**
+     * Checks a lock name.
+     * @param name the name
+     * @return the name
+     * @throws IllegalArgumentException if it is blank, too long, or has braces or control characters
+     */
+    public static String requireValidName(@Nullable String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("lock name must not be blank");
         }
@@ -42,7 +61,13 @@ public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
         return name;
     }
 
-    public static Duration requireValidTtl(Duration ttl) {
+    /**
+     * Checks a ttl.
+     * @param ttl the ttl
+     * @return the ttl
+     * @throws IllegalArgumentException if it is not positive, under 1 ms or over a day
+     */
+    public static Duration requireValidTtl(@Nullable Duration ttl) {
         if (ttl == null || ttl.isNegative() || ttl.isZero()) {
             throw new IllegalArgumentException("lock ttl must be positive, was " + ttl);
         }

@@ -39,10 +39,19 @@ public final class PostgresFence implements Fence {
     private final String newestSql;
     private final LockListener listener;
 
+    /**
+     * A fence on the table {@code lock_fences}.
+     * @param listener told of each refused token
+     */
     public PostgresFence(LockListener listener) {
         this("lock_fences", listener);
     }
 
+    /**
+     * A fence on a table of its own.
+     * @param table    a plain SQL identifier, optionally schema-qualified
+     * @param listener told of each refused token
+     */
     public PostgresFence(String table, LockListener listener) {
         if (table == null || !TABLE_NAME.matcher(table).matches()) {
             throw new IllegalArgumentException("fence table must be a plain SQL identifier, was '" + table + "'");

@@ -18,13 +18,24 @@ public final class JobSlots {
     private final JdbcTemplate jdbc;
     private final String runner;
 
-    /** @param runner this replica's name, recorded with each slot it claims */
+    /**
+     * Job slots on the application's database.
+     *
+     * @param jdbc   the application's JdbcTemplate (claims join its transactions)
+     * @param runner this replica's name, recorded with each slot it claims
+     */
     public JobSlots(JdbcTemplate jdbc, String runner) {
         this.jdbc = Objects.requireNonNull(jdbc, "jdbc");
         this.runner = Objects.requireNonNull(runner, "runner");
     }
 
-    /** True if this caller owns {@code (job, slot)} now; false if some run already has it. */
+    /**
+     * Claims one slot of one job.
+     *
+     * @param job  the job's name
+     * @param slot the slot's instant (the run's scheduled fire time)
+     * @return true if this caller owns {@code (job, slot)} now; false if some run already has it
+     */
     public boolean claim(String job, Instant slot) {
         if (job == null || job.isBlank()) {
             throw new IllegalArgumentException("job name must not be blank");
@@ -37,6 +48,8 @@ public final class JobSlots {
     /**
      * Claims the slot of the scheduled run on this thread (its cron fire time, see {@link ScheduledSlot}).
      *
+     * @param job the job's name
+     * @return true if this caller owns the slot now; false if some run already has it
      * @throws IllegalStateException outside a cron- or trigger-scheduled run: there is no slot to claim, and
      *                               "now" would name a different slot on every late or skewed replica
      */
@@ -44,12 +57,22 @@ public final class JobSlots {
         return claim(job, currentSlot());
     }
 
-    /** The fire time of the scheduled run on this thread. */
+    /**
+     * The fire time of the scheduled run on this thread.
+     *
+     * @return the slot
+     * @throws IllegalStateException outside a cron- or trigger-scheduled run
+     */
     public Instant currentSlot() {
         return ScheduledSlot.current().orElseThrow(() -> new IllegalStateException(
                 "not inside a cron- or trigger-scheduled run; pass the slot to claim(job, slot) explicitly"));
     }
 
+    /**
+     * This replica's name in slot records.
+     *
+     * @return the runner
+     */
     public String runner() {
         return runner;
     }

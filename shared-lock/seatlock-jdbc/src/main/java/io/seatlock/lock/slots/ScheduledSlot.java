@@ -15,12 +15,21 @@ public final class ScheduledSlot {
     private ScheduledSlot() {
     }
 
-    /** The slot of the scheduled run on this thread; empty outside a trigger-scheduled run. */
+    /**
+     * The slot of the scheduled run on this thread.
+     *
+     * @return the fire time; empty outside a trigger-scheduled run
+     */
     public static Optional<Instant> current() {
         return Optional.ofNullable(CURRENT.get());
     }
 
-    /** Runs {@code task} as the run scheduled for {@code slot}. */
+    /**
+     * Runs {@code task} as the run scheduled for {@code slot}.
+     *
+     * @param slot the fire time it was scheduled for
+     * @param task the run
+     */
     public static void runAs(Instant slot, Runnable task) {
         Instant outer = CURRENT.get();
         CURRENT.set(slot);

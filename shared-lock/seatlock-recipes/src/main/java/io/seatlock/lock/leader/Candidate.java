@@ -9,9 +9,17 @@ import io.seatlock.lock.FencingToken;
  */
 public interface Candidate {
 
-    /** This replica leads from now on; tag every leader-only write with {@code epoch}. */
+    /**
+     * This replica leads from now on; tag every leader-only write with {@code epoch}.
+     *
+     * @param epoch the term's fencing token
+     */
     void onGranted(FencingToken epoch);
 
-    /** This replica no longer leads (yielded, renewal found the lock lost, or its deadline neared). */
+    /**
+     * This replica no longer leads (yielded, renewal found the lock lost, or its deadline neared).
+     *
+     * @param epoch the ended term's fencing token
+     */
     void onRevoked(FencingToken epoch);
 }

@@ -52,8 +52,14 @@ public final class LeaderElection implements AutoCloseable {
     private volatile ExecutorService notifier;
 
     /**
-     * @param lease how long a term lasts unless renewed (renewed at a third of it)
-     * @param retry pause between campaign attempts; must be shorter than {@code lease}
+     * Makes an election; starts nothing.
+     *
+     * @param lock      the lock every replica shares
+     * @param group     the group's name; the leader holds {@code leader:<group>}
+     * @param candidate this replica's name
+     * @param lease     how long a term lasts unless renewed (renewed at a third of it)
+     * @param retry     pause between campaign attempts; must be shorter than {@code lease}
+     * @param callbacks told of each grant and revocation
      */
     public LeaderElection(DistributedLock lock, String group, String candidate, Duration lease, Duration retry,
                           Candidate callbacks) {
@@ -82,28 +88,52 @@ public final class LeaderElection implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether it campaigns.
+     * @return true between {@link #start()} and {@link #close()}
+     */
     public boolean isRunning() {
         return campaign.get() != null;
     }
 
+    /**
+     * The group this election is for.
+     * @return the group's name
+     */
     public String group() {
         return group;
     }
 
+    /**
+     * The lock the leader holds.
+     * @return {@code leader:<group>}
+     */
     public String lockName() {
         return "leader:" + group;
     }
 
+    /**
+     * This replica's name in the election.
+     * @return the candidate
+     */
     public String candidate() {
         return candidate;
     }
 
+    /**
+     * Whether this replica leads now, on its own lease's local deadline (no Redis round trip).
+     * @return true while this candidate's term is valid
+     */
     public boolean isLeader() {
         LockLease l = current.get();
         return l != null && l.isValid();
     }
 
-    /** The epoch of this candidate's current term, if it leads now. */
+    /**
+     * The epoch of this candidate's current term.
+     *
+     * @return the epoch if it leads now, else empty
+     */
     public Optional<FencingToken> epoch() {
         LockLease l = current.get();
         return l != null && l.isValid() ? Optional.of(l.fencingToken()) : Optional.empty();
@@ -116,7 +146,12 @@ public final class LeaderElection implements AutoCloseable {
      * {@link StaleFencingTokenException} tells the caller to roll back. A paused leader that wakes up
      * after its term has passed to another can therefore write nothing.
      *
+     * @param connection the connection of the caller's transaction
+     * @param fence      the storage that admits or refuses the epoch
+     * @param work       the leader-only write
+     * @param <T>        what the write returns
      * @return what {@code work} returned, or empty if this candidate does not lead (nothing was written)
+     * @throws SQLException if the fence or the write failed
      */
     public <T> Optional<T> writeAsLeader(Connection connection, Fence fence, LeaderWork<T> work)
             throws SQLException {
@@ -135,12 +170,20 @@ public final class LeaderElection implements AutoCloseable {
         return Optional.ofNullable(work.run(epoch.get()));
     }
 
-    /** Who leads this group now (any replica), from Redis; empty if nobody does. For status displays. */
+    /**
+     * Who leads this group now (any replica), from Redis. For status displays.
+     *
+     * @return the leader's name, or empty if nobody leads
+     */
     public Optional<String> leader() {
         return lock.holder(lockName());
     }
 
-    /** Time left on the current term's local deadline; zero when not leading. */
+    /**
+     * Time left on the current term's local deadline.
+     *
+     * @return the time left; zero when not leading
+     */
     public Duration remainingLease() {
         LockLease l = current.get();
         return l == null ? Duration.ZERO : l.validFor();

@@ -28,6 +28,7 @@ import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.LockedTask;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.TaskResult;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,7 +90,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         this.redis = redis;
         this.commandTimeout = commandTimeout;
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.listener = Objects.requireNonNull(listener, "listener");
+        this.listener = LockListeners.guarded(List.of(Objects.requireNonNull(listener, "listener")));
         this.ownerSuffix = "@" + settings.instanceId();
         // Neither pool starts a thread before its first task.
         this.watchdogs = new ScheduledThreadPoolExecutor(1, daemon("seatlock-watchdog"));
@@ -101,14 +102,29 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      * A lock on one Redis server (or a Sentinel-managed one, via a {@code redis-sentinel://} URI).
      * Commands fail with {@link LockUnavailableException} after {@code commandTimeout}, and at once while
      * disconnected, never hanging. TLS follows the URI ({@code rediss://}) with the JVM's default trust.
+     *
+     * @param uri            the server (redis://, rediss://, redis-sentinel://)
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @param settings       key prefix, instance id, safety margin, back-off
+     * @param listener       told what the lock does; whatever it throws is logged and ignored
+     * @return a client that connects on first use
      */
     public static RedisLockClient standalone(RedisURI uri, Duration commandTimeout, RedisLockSettings settings,
                                              LockListener listener) {
         return standalone(uri, commandTimeout, null, settings, listener);
     }
 
-    /** As above, with the TLS trust and key material to use when the URI asks for TLS (null: the JVM's defaults). */
-    public static RedisLockClient standalone(RedisURI uri, Duration commandTimeout, SslOptions ssl,
+    /**
+     * As above, with the TLS trust and key material to use when the URI asks for TLS.
+     *
+     * @param ssl            TLS material; null for the JVM's defaults
+     * @param uri            the server (redis://, rediss://, redis-sentinel://)
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @param settings       key prefix, instance id, safety margin, back-off
+     * @param listener       told what the lock does; whatever it throws is logged and ignored
+     * @return a client that connects on first use
+     */
+    public static RedisLockClient standalone(RedisURI uri, Duration commandTimeout, @Nullable SslOptions ssl,
                                              RedisLockSettings settings, LockListener listener) {
         uri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(uri);
@@ -116,14 +132,31 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         return new RedisLockClient(RedisConnector.standalone(client, uri), commandTimeout, settings, listener);
     }
 
-    /** A lock on a Redis Cluster; lock and fence keys share a hash slot, so the scripts are legal. */
+    /**
+     * A lock on a Redis Cluster; lock and fence keys share a hash slot, so the scripts are legal.
+     *
+     * @param seeds          some of the cluster's nodes
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @param settings       key prefix, instance id, safety margin, back-off
+     * @param listener       told what the lock does; whatever it throws is logged and ignored
+     * @return a client that connects on first use
+     */
     public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, RedisLockSettings settings,
                                           LockListener listener) {
         return cluster(seeds, commandTimeout, null, settings, listener);
     }
 
-    /** As above, with TLS material for seeds that ask for TLS (null: the JVM's defaults). */
-    public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, SslOptions ssl,
+    /**
+     * As above, with TLS material for seeds that ask for TLS.
+     *
+     * @param ssl            TLS material; null for the JVM's defaults
+     * @param seeds          some of the cluster's nodes
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @param settings       key prefix, instance id, safety margin, back-off
+     * @param listener       told what the lock does; whatever it throws is logged and ignored
+     * @return a client that connects on first use
+     */
+    public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl,
                                           RedisLockSettings settings, LockListener listener) {
         seeds.forEach(uri -> uri.setTimeout(commandTimeout));
         RedisClusterClient client = RedisClusterClient.create(seeds);
@@ -132,7 +165,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     /** Commands fail at once while disconnected and after {@code timeout} otherwise: a typed error, never a hang. */
-    private static <B extends ClientOptions.Builder> B failFast(B builder, Duration timeout, SslOptions ssl) {
+    private static <B extends ClientOptions.Builder> B failFast(B builder, Duration timeout, @Nullable SslOptions ssl) {
         builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
                 .timeoutOptions(TimeoutOptions.enabled(timeout));
@@ -270,7 +303,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     @Override
-    public <T> TaskResult<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task) {
+    public <T extends @Nullable Object> TaskResult<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task) {
         Objects.requireNonNull(task, "task must not be null");
         Optional<LockLease> acquired = tryAcquire(name, ttl, impact);
         if (acquired.isEmpty()) {
@@ -369,18 +402,32 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         return held;
     }
 
-    /** One round trip to Redis, for health checks. */
+    /**
+     * One round trip to Redis, for health checks.
+     *
+     * @return how long it took
+     * @throws LockUnavailableException if Redis did not answer within the command timeout
+     */
     public Duration ping() {
         long start = System.nanoTime();
         call("health", r -> r.ping().toCompletableFuture());
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
-    /** Leases this instance holds right now (released and lost ones are gone). */
+    /**
+     * Leases this instance holds right now, for status pages such as {@code /actuator/locks}.
+     *
+     * @return the held leases (released and lost ones are gone)
+     */
     public List<LockLease> heldLeases() {
         return List.copyOf(held);
     }
 
+    /**
+     * How this client was set up.
+     *
+     * @return its settings
+     */
     public RedisLockSettings settings() {
         return settings;
     }

@@ -20,6 +20,17 @@ import java.time.Duration;
 public record RedisLockSettings(String keyPrefix, String instanceId, double clockDriftFactor,
                                 Duration minSafetyMargin, Duration minBackoff, Duration maxBackoff) {
 
+    /**
+     * Checks every setting.
+     *
+     * @param keyPrefix        put before every key; no braces
+     * @param instanceId       readable part of every owner token; not blank
+     * @param clockDriftFactor share of the ttl kept as safety margin, in [0, 0.5)
+     * @param minSafetyMargin  smallest safety margin, not negative
+     * @param minBackoff       first wait of a blocking acquire, positive
+     * @param maxBackoff       longest wait of a blocking acquire, not below {@code minBackoff}
+     * @throws IllegalArgumentException naming the first bad one
+     */
     public RedisLockSettings {
         if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
             throw new IllegalArgumentException("key prefix must not be null or contain braces: " + keyPrefix);
@@ -44,6 +55,8 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
      * Drift factor 0.01 and a 1 ms floor: Redis keeps expiry in whole milliseconds, so a key may go up to
      * a millisecond before the client's reckoning. A 1 ms ttl therefore can never be valid; 2 ms can.
      * The instance id is {@code <host>-<pid>}: unique per process even for replicas on one machine.
+     *
+     * @return the default settings
      */
     public static RedisLockSettings defaults() {
         return new RedisLockSettings("seatlock:", InstanceId.ofThisProcess(), 0.01,
@@ -51,10 +64,22 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
                 Duration.ofMillis(10), Duration.ofMillis(200));
     }
 
+    /**
+     * These settings with another key prefix.
+     *
+     * @param prefix the new prefix, no braces
+     * @return new settings
+     */
     public RedisLockSettings withKeyPrefix(String prefix) {
         return new RedisLockSettings(prefix, instanceId, clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff);
     }
 
+    /**
+     * These settings with another instance id.
+     *
+     * @param id the new instance id, not blank
+     * @return new settings
+     */
     public RedisLockSettings withInstanceId(String id) {
         return new RedisLockSettings(keyPrefix, id, clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff);
     }

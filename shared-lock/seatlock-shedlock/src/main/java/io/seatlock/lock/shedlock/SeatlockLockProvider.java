@@ -29,6 +29,10 @@ public final class SeatlockLockProvider implements ExtensibleLockProvider {
 
     private final DistributedLock lock;
 
+    /**
+     * A provider on a lock.
+     * @param lock the lock every replica shares
+     */
     public SeatlockLockProvider(DistributedLock lock) {
         this.lock = Objects.requireNonNull(lock, "lock");
     }

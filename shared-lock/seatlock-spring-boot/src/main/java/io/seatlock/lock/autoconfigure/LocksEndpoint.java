@@ -4,6 +4,7 @@ import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.leader.LeaderElection;
 import io.seatlock.lock.leader.LeaderElections;
 import io.seatlock.lock.redis.RedisLockClient;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
@@ -19,14 +20,19 @@ import java.util.Map;
 @Endpoint(id = "locks")
 public class LocksEndpoint {
 
-    private final RedisLockClient lock;
-    private final LeaderElections leaders;
+    private final @Nullable RedisLockClient lock;
+    private final @Nullable LeaderElections leaders;
 
-    LocksEndpoint(RedisLockClient lock, LeaderElections leaders) {
+    LocksEndpoint(@Nullable RedisLockClient lock, @Nullable LeaderElections leaders) {
         this.lock = lock;
         this.leaders = leaders;
     }
 
+    /**
+     * What this instance holds and who leads each group.
+     *
+     * @return instance id, held leases and leader groups
+     */
     @ReadOperation
     public Map<String, Object> locks() {
         Map<String, Object> view = new LinkedHashMap<>();
