@@ -86,6 +86,30 @@ class OutsideProjectsIT {
         assertThat(db.queryForObject("SELECT count(*) FROM accounts", Long.class)).isEqualTo(1);
     }
 
+    /** Builds this commit's library a second time, elsewhere, and compares every jar byte for byte. */
+    @Test
+    void aSecondBuildOfTheSameSourcesGivesByteIdenticalLibraryJars() throws IOException {
+        Path copy = WORK.resolve("rebuild");
+        copySources(ROOT, copy);
+        List<String> modules = List.of("seatlock-api", "seatlock-recipes", "seatlock-redis", "seatlock-jdbc",
+                "seatlock-shedlock", "seatlock-spring-boot", "seatlock-spring-boot-starter");
+        String projects = String.join(",", modules.stream().map(m -> "shared-lock/" + m).toList());
+        run(copy, List.of(copy.resolve("mvnw").toString(), "-B", "-ntp", "-o", "package", "-DskipTests", "-pl", projects,
+                "-am"), Map.of());
+        int compared = 0;
+        for (String module : modules) {
+            try (Stream<Path> jars = Files.list(ROOT.resolve("shared-lock").resolve(module).resolve("target"))) {
+                for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).toList()) {
+                    Path again = copy.resolve("shared-lock").resolve(module).resolve("target").resolve(jar.getFileName());
+                    assertThat(again).as("rebuilt %s", jar.getFileName()).exists();
+                    assertThat(Files.mismatch(jar, again)).as("%s differs from its rebuild", jar.getFileName()).isEqualTo(-1L);
+                    compared++;
+                }
+            }
+        }
+        assertThat(compared).as("jars, sources and javadoc jars compared").isEqualTo(modules.size() * 3);
+    }
+
     private List<String> keysLeft() {
         return servers.redis().with(r -> r.keys(servers.keyPrefix() + "lock:*"));
     }
@@ -97,10 +121,6 @@ class OutsideProjectsIT {
         List<String> command = new ArrayList<>(List.of(ROOT.resolve("mvnw").toString(), "-B", "-ntp", "verify",
                 "-s", WORK.resolve("settings.xml").toString(), "-Dmaven.repo.local=" + REPO,
                 "-Dseatlock.version=" + VERSION));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("build.log").toFile());
-        Map<String, String> env = builder.environment();
-        env.keySet().removeIf(k -> k.startsWith("SPRING_") || k.startsWith("SEATLOCK_") || k.equals("MAVEN_OPTS"));
         String redisUrl = "redis://" + (servers.redis().password() == null ? "" : ":" + servers.redis().password() + "@")
                 + servers.redis().host() + ":" + servers.redis().port();
         Map<String, String> given = new HashMap<>(Map.of(
@@ -111,7 +131,16 @@ class OutsideProjectsIT {
                 "SPRING_DATASOURCE_USERNAME", servers.postgres().user(),
                 "SPRING_DATASOURCE_PASSWORD", servers.postgres().password() == null ? "" : servers.postgres().password()));
         given.putAll(extraEnv);
-        env.putAll(given);
+        return run(dir, command, given);
+    }
+
+    /** Runs a Maven build in {@code dir} with a clean environment plus {@code env}; fails unless it passes. */
+    private static String run(Path dir, List<String> command, Map<String, String> env) {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("build.log").toFile());
+        builder.environment().keySet().removeIf(k -> k.startsWith("SPRING_") || k.startsWith("SEATLOCK_")
+                || k.equals("MAVEN_OPTS"));
+        builder.environment().putAll(env);
         try {
             Process build = builder.start();
             boolean ended = build.waitFor(8, TimeUnit.MINUTES);
@@ -119,14 +148,33 @@ class OutsideProjectsIT {
                 build.destroyForcibly();
             }
             String output = Files.readString(dir.resolve("build.log"));
-            assertThat(ended).as("the build of %s ended within 8 minutes:%n%s", project, output).isTrue();
-            assertThat(build.exitValue()).as("the build of %s passed:%n%s", project, output).isZero();
+            assertThat(ended).as("the build in %s ended within 8 minutes:%n%s", dir, output).isTrue();
+            assertThat(build.exitValue()).as("the build in %s passed:%n%s", dir, output).isZero();
             return output;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** The repository's sources, without build output or version control. */
+    private static void copySources(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path source : files.filter(p -> {
+                List<String> segments = new ArrayList<>();
+                from.relativize(p).forEach(segment -> segments.add(segment.toString()));
+                return !segments.contains(".git") && !segments.contains("target") && !segments.contains("bench");
+            }).toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                            java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
         }
     }
 
