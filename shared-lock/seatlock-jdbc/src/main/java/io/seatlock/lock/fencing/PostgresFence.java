@@ -4,11 +4,13 @@ import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.StaleFencingTokenException;
+import io.seatlock.lock.spi.LockListeners;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -56,7 +58,7 @@ public final class PostgresFence implements Fence {
         if (table == null || !TABLE_NAME.matcher(table).matches()) {
             throw new IllegalArgumentException("fence table must be a plain SQL identifier, was '" + table + "'");
         }
-        this.listener = Objects.requireNonNull(listener, "listener");
+        this.listener = LockListeners.guarded(List.of(Objects.requireNonNull(listener, "listener")));
         this.admitSql = "INSERT INTO " + table + " AS f (resource, token) VALUES (?, ?) "
                 + "ON CONFLICT (resource) DO UPDATE SET token = EXCLUDED.token, updated_at = now() "
                 + "WHERE f.token <= EXCLUDED.token";

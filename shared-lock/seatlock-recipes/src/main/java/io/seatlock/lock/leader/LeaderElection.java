@@ -9,6 +9,7 @@ import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.StaleFencingTokenException;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,9 +18,15 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -31,8 +38,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * storage rejects older ones.
  *
  * <p>No callback and no Redis call runs under a lock of the election: a term changes atomically,
- * {@link Candidate} callbacks run on the election's own callback thread, and a yielding leader is told
- * it no longer leads before its lock is released. {@link #start()} starts the campaign thread;
+ * {@link Candidate} callbacks run on the election's own callback thread, and a yielding leader hears
+ * {@code onRevoked} (after any callback still running) before its lock is released. {@link #start()} starts the campaign thread;
  * the constructor starts nothing.
  */
 public final class LeaderElection implements AutoCloseable {
@@ -80,7 +87,7 @@ public final class LeaderElection implements AutoCloseable {
         loop.setDaemon(true);
         if (campaign.compareAndSet(null, loop)) {
             notifier = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "leader-callbacks-" + group);
+                Thread t = new Thread(r, callbackThreadName());
                 t.setDaemon(true);
                 return t;
             });
@@ -190,14 +197,41 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     /**
-     * Gives leadership up now (others may take it at once); this candidate campaigns again after a
-     * retry. Waits for Redis at most the command timeout.
+     * Gives leadership up now: this candidate hears {@code onRevoked} (after any callback still running),
+     * then its lock is released and others may take it; it campaigns again after a retry. Waits for the
+     * revocation at most until the term's lease runs out (it expires then anyway), and for Redis at most the
+     * command timeout. Called from a callback of this election, it does not wait for itself.
      */
     public void yieldLeadership() {
         LockLease l = current.get();
-        if (l != null && endTerm(l)) {
+        if (l == null) {
+            return;
+        }
+        Future<?> revoked = endTerm(l);
+        if (revoked != null) {
+            awaitCallback(revoked, l.validFor());
             l.close();
         }
+    }
+
+    /** Waits for a queued callback, bounded; never from the callback thread itself (it would wait for itself). */
+    private void awaitCallback(Future<?> callback, Duration atMost) {
+        if (Thread.currentThread().getName().startsWith(callbackThreadName())) {
+            return;
+        }
+        try {
+            callback.get(Math.max(0, atMost.toNanos()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | CancellationException e) {
+            // the callback's own failure is logged where it ran; the release goes ahead
+        } catch (TimeoutException e) {
+            log.warn("election {}: onRevoked still runs as the term's lease ends; releasing", group);
+        }
+    }
+
+    private String callbackThreadName() {
+        return "leader-callbacks-" + group;
     }
 
     private void campaign() {
@@ -235,36 +269,42 @@ public final class LeaderElection implements AutoCloseable {
         granted.keepAlive(() -> endTerm(granted));
     }
 
-    /** Ends {@code ended} if it is still the current term and queues its revocation; false if it had ended. */
-    private boolean endTerm(LockLease ended) {
+    /**
+     * Ends {@code ended} if it is still the current term and queues its revocation.
+     *
+     * @return the queued revocation (done at once if none could be queued), or null if the term had ended
+     */
+    private @Nullable Future<?> endTerm(LockLease ended) {
+        Future<?> revoked;
         termChange.lock();
         try {
             if (!current.compareAndSet(ended, null)) {
-                return false;
+                return null;
             }
-            notify(() -> callbacks.onRevoked(ended.fencingToken()));
+            revoked = notify(() -> callbacks.onRevoked(ended.fencingToken()));
         } finally {
             termChange.unlock();
         }
         log.info("{} no longer leads {} (epoch {})", candidate, group, ended.fencingToken());
-        return true;
+        return revoked;
     }
 
-    private void notify(Runnable callback) {
+    private Future<?> notify(Runnable callback) {
         ExecutorService executor = notifier;
         if (executor == null) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         try {
-            executor.execute(() -> {
+            return executor.submit(() -> {
                 try {
                     callback.run();
                 } catch (RuntimeException e) {
                     log.warn("leadership callback of {} failed", group, e);
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             log.debug("election {} closed; callback dropped", group);
+            return CompletableFuture.completedFuture(null);
         }
     }
 

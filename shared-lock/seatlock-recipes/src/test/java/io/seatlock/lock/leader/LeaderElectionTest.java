@@ -131,4 +131,62 @@ class LeaderElectionTest {
         assertThat(first.calls).anyMatch(c -> c.startsWith("revoked " + old));
         assertThat(first.calls).noneMatch(c -> c.contains("holding the election"));
     }
+
+    @Test // issue 21 item 4: the yielding leader hears onRevoked before the next leader is granted
+    void aYieldingLeaderHearsOnRevokedBeforeAnotherReplicaTakesOver() throws Exception {
+        RedisLockClient lock = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+                RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("a"), LockListener.NOOP);
+        RedisLockClient otherReplica = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+                RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("b"), LockListener.NOOP);
+        cleanup.add(lock);
+        cleanup.add(otherReplica);
+        List<String> order = new CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch slowGrant = new java.util.concurrent.CountDownLatch(1);
+        // a campaigns again only after 9 s, so the one to take over after its yield is b
+        LeaderElection a = new LeaderElection(lock, "slow-grant", "a", Duration.ofSeconds(10), Duration.ofSeconds(9),
+                new Candidate() {
+                    @Override
+                    public void onGranted(FencingToken epoch) {
+                        order.add("a granted");
+                        try {
+                            slowGrant.await(30, TimeUnit.SECONDS); // a slow onGranted, still running at the yield
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+
+                    @Override
+                    public void onRevoked(FencingToken epoch) {
+                        order.add("a revoked");
+                    }
+                });
+        cleanup.add(a);
+        a.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> order.contains("a granted"));
+        LeaderElection b = new LeaderElection(otherReplica, "slow-grant", "b", Duration.ofSeconds(10), Duration.ofMillis(50),
+                new Candidate() {
+                    @Override
+                    public void onGranted(FencingToken epoch) {
+                        order.add("b granted");
+                    }
+
+                    @Override
+                    public void onRevoked(FencingToken epoch) {
+                        order.add("b revoked");
+                    }
+                });
+        cleanup.add(b);
+        b.start();
+
+        ExecutorService yielder = Executors.newSingleThreadExecutor();
+        Future<?> yielded = yielder.submit(a::yieldLeadership);
+        // While a's onGranted still runs, a has not heard onRevoked, so its lock must still stand.
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                .until(() -> lock.holder("leader:slow-grant").orElse("").equals("a") && !order.contains("b granted"));
+        slowGrant.countDown();
+        yielded.get(10, TimeUnit.SECONDS);
+        yielder.shutdown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> order.contains("b granted"));
+        assertThat(order).containsSubsequence("a granted", "a revoked", "b granted");
+    }
 }

@@ -136,10 +136,12 @@ final class RedisLease implements LockLease {
         if (now == State.LOST) {
             return false;
         }
-        takeExtendPermit();
+        // One bound for the whole call, waiting for a stuck background renewal included.
+        long deadline = client.callDeadline();
+        takeExtendPermit(deadline);
         try {
             long start = System.nanoTime();
-            if (awaitUninterruptibly(client.extend(lockKey, owner, ttl))) {
+            if (awaitUninterruptibly(client.extend(lockKey, owner, ttl), deadline)) {
                 renewed(start, ttl);
                 return true;
             }
@@ -296,10 +298,11 @@ final class RedisLease implements LockLease {
         }
         stopWatchdog();
         client.forget(this);
-        takeExtendPermit(); // a background renewal landing after this one would stretch the lock to its full ttl
+        long deadline = client.callDeadline();
+        takeExtendPermit(deadline); // a background renewal landing after this one would stretch the lock to its full ttl
         boolean stillOurs;
         try {
-            stillOurs = awaitUninterruptibly(client.extend(lockKey, owner, keepFor));
+            stillOurs = awaitUninterruptibly(client.extend(lockKey, owner, keepFor), deadline);
         } finally {
             extending().release();
         }
@@ -333,9 +336,8 @@ final class RedisLease implements LockLease {
         return permit;
     }
 
-    private void takeExtendPermit() {
+    private void takeExtendPermit(long deadline) {
         boolean interrupted = false;
-        long deadline = System.nanoTime() + client.commandTimeout().toNanos();
         try {
             while (true) {
                 try {
@@ -356,8 +358,12 @@ final class RedisLease implements LockLease {
     }
 
     private <T> T awaitUninterruptibly(CompletableFuture<T> answer) {
+        return awaitUninterruptibly(answer, client.callDeadline());
+    }
+
+    private <T> T awaitUninterruptibly(CompletableFuture<T> answer, long deadline) {
         try {
-            return client.await(group, answer, false);
+            return client.await(group, answer, false, deadline);
         } catch (InterruptedException e) {
             throw new IllegalStateException("an uninterruptible wait was interrupted", e);
         }

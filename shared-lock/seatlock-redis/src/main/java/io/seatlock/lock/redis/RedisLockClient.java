@@ -592,7 +592,17 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      * interrupt for the caller; they are bounded anyway.
      */
     <T> T await(String group, CompletableFuture<T> answer, boolean interruptible) throws InterruptedException {
-        long deadline = System.nanoTime() + commandTimeout.toNanos() + AWAIT_SLACK_NANOS;
+        return await(group, answer, interruptible, callDeadline());
+    }
+
+    /** When a call started now must have its answer: the command timeout plus a little slack. */
+    long callDeadline() {
+        return System.nanoTime() + commandTimeout.toNanos() + AWAIT_SLACK_NANOS;
+    }
+
+    /** As {@link #await(String, CompletableFuture, boolean)}, up to a deadline shared with earlier waits of one call. */
+    <T> T await(String group, CompletableFuture<T> answer, boolean interruptible, long deadline)
+            throws InterruptedException {
         boolean interrupted = false;
         try {
             while (true) {
