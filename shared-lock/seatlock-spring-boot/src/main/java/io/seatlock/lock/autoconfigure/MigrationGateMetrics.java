@@ -1,19 +1,20 @@
 package io.seatlock.lock.autoconfigure;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.springframework.beans.factory.ObjectProvider;
 
 /** Counts the migrations this replica ran behind the gate ({@code seatlock.migrations.executed}). */
 final class MigrationGateMetrics {
 
-    private final Counter executed;
+    private final ObjectProvider<MeterRegistry> registry;
 
-    MigrationGateMetrics(MeterRegistry registry) {
-        this.executed = registry.counter("seatlock.migrations.executed");
+    /** The registry is looked up when the gate has passed: Boot's metrics may be configured after the gate. */
+    MigrationGateMetrics(ObjectProvider<MeterRegistry> registry) {
+        this.registry = registry;
     }
 
     void record(MigrateResult result) {
-        executed.increment(result.migrationsExecuted);
+        registry.ifAvailable(r -> r.counter("seatlock.migrations.executed").increment(result.migrationsExecuted));
     }
 }

@@ -35,10 +35,9 @@ public class SeatlockMigrationAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(MeterRegistry.class)
-    @ConditionalOnBean(MeterRegistry.class)
     static class Metrics {
         @Bean
-        MigrationGateMetrics migrationGateMetrics(MeterRegistry registry) {
+        MigrationGateMetrics migrationGateMetrics(ObjectProvider<MeterRegistry> registry) {
             return new MigrationGateMetrics(registry);
         }
     }
