@@ -1,5 +1,6 @@
 package io.seatlock.jobs;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.localservers.ChildJvm;
 import io.seatlock.localservers.LocalServers;
 import io.seatlock.localservers.PostgresServer;
@@ -59,7 +60,7 @@ class DevReplicasTest {
             assertThat(views).extracting(v -> v.get("leader").asString()).as("both see one and the same leader")
                     .containsOnly(leader.get("candidate").asString());
             assertThat(views).extracting(v -> v.get("candidate").asString()).doesNotHaveDuplicates();
-            String owner = redis.with(r -> r.get(prefix + "lock:{leader:jobs}"));
+            String owner = redis.with(r -> r.get(new RedisKeys(prefix).lock("leader:jobs")));
             assertThat(owner).endsWith("@" + leader.get("candidate").asString());
         } finally {
             redis.deleteKeys(prefix);

@@ -1,5 +1,6 @@
 package io.seatlock.jobs;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.jobs.payments.PaymentCapture;
 import io.seatlock.lock.autoconfigure.LocksEndpoint;
@@ -170,7 +171,7 @@ class JobsReplicasTest {
         ledger.record("jobs", oldEpoch, oldLeader.candidate(), "before the pause");
 
         // The leader stalls past its lease: the lock vanishes behind its back (as it would by expiry).
-        servers.redis().with(r -> r.del(servers.keyPrefix() + "lock:{leader:jobs}"));
+        servers.redis().with(r -> r.del(new RedisKeys(servers.keyPrefix()).lock("leader:jobs")));
         // The old leader revokes itself within its lease (its next renewal finds the lock gone) ...
         await().atMost(Duration.ofMillis(1500)).until(() -> !oldLeader.isLeader());
         // ... and a new leader appears within lease + retry.

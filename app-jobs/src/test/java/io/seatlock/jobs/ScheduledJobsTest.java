@@ -1,5 +1,6 @@
 package io.seatlock.jobs;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -53,7 +54,7 @@ class ScheduledJobsTest {
             assertThat(slots).as("lockAtLeastFor=30s: one run in the window, although 3 replicas fired ~12 times")
                     .hasSize(1);
             assertThat(slots.get(0).toInstant().getNano()).as("the slot is the cron fire time").isZero();
-            String owner = servers.redis().with(r -> r.get(servers.keyPrefix() + "lock:{sales-report}"));
+            String owner = servers.redis().with(r -> r.get(new RedisKeys(servers.keyPrefix()).lock("sales-report")));
             String runner = db.sql("SELECT runner FROM job_runs WHERE job_name = 'sales-report'").query(String.class).single();
             assertThat(owner).as("ShedLock's lock, held for lockAtLeastFor by the runner").endsWith("@" + runner);
         } finally {

@@ -1,8 +1,9 @@
 package io.seatlock.seats;
 
+import io.seatlock.lock.redis.RedisKeys;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
-import io.seatlock.localservers.FaultProxy;
+import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,7 +74,7 @@ class BookingApiTest {
                 "{\"seat\":\"2A\",\"status\":\"FREE\"}");
         assertThat(app.get("/api/events").body()).contains("\"id\":\"concert\"");
 
-        long soldMarkers = servers.redis().with(r -> r.exists(servers.keyPrefix() + "decided:{seat:concert:1A}"));
+        long soldMarkers = servers.redis().with(r -> r.exists(new RedisKeys(servers.keyPrefix()).decided("seat:concert:1A")));
         assertThat(soldMarkers).isEqualTo(1L);
         double decidedBefore = app.counter("seatlock.lock.decided", "group", "seat");
         HttpResponse<String> again = app.book("concert", "1A", "bob@example.com", "Bob");
@@ -87,7 +88,7 @@ class BookingApiTest {
 
     @Test
     void aHeldSeatIsBusyAnsweredFromRedisWithRetryAfter() {
-        servers.redis().with(r -> r.set(servers.keyPrefix() + "lock:{seat:concert:3A}", "someone-else",
+        servers.redis().with(r -> r.set(new RedisKeys(servers.keyPrefix()).lock("seat:concert:3A"), "someone-else",
                 io.lettuce.core.SetArgs.Builder.px(8000)));
         assertThat(app.get("/api/events/concert/seats/3A").body()).contains("\"status\":\"HELD\"");
         long before = rows();

@@ -1,6 +1,6 @@
 package io.seatlock.seats;
 
-import io.seatlock.localservers.FaultProxy;
+import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.localservers.HeadlessChromium;
 import io.seatlock.localservers.HeadlessChromium.Viewport;

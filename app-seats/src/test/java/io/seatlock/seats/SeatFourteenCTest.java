@@ -1,5 +1,6 @@
 package io.seatlock.seats;
 
+import io.seatlock.lock.redis.RedisKeys;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.seatlock.localservers.IsolatedServers;
@@ -80,7 +81,7 @@ class SeatFourteenCTest {
         assertThat(aLookedAndSawFree.await(10, TimeUnit.SECONDS)).isTrue();
         // A stalls (think GC pause) until its lock has expired in Redis.
         await().atMost(Duration.ofSeconds(5))
-                .until(() -> servers.redis().with(r -> r.exists(servers.keyPrefix() + "lock:{seat:concert:" + seat + "}")) == 0);
+                .until(() -> servers.redis().with(r -> r.exists(new RedisKeys(servers.keyPrefix()).lock("seat:concert:" + seat))) == 0);
 
         HttpResponse<String> omar = b.book("concert", seat, "omar@example.com", "Omar");
         assertThat(omar.statusCode()).as(omar.body()).isEqualTo(201);

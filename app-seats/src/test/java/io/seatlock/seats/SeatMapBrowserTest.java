@@ -1,5 +1,6 @@
 package io.seatlock.seats;
 
+import io.seatlock.lock.redis.RedisKeys;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.seatlock.localservers.HeadlessChromium;
@@ -179,7 +180,7 @@ class SeatMapBrowserTest {
         try {
             open(kim, "/");
             // Another buyer's booking is in flight: the bouncer holds 9E in Redis; the map says so.
-            String holdKey = servers.keyPrefix() + "lock:{seat:concert:9E}";
+            String holdKey = new RedisKeys(servers.keyPrefix()).lock("seat:concert:9E");
             servers.redis().with(r -> r.set(holdKey, "someone-elses-token", SetArgs.Builder.px(60_000)));
             try {
                 waitForStatus(kim, "9E", "HELD");

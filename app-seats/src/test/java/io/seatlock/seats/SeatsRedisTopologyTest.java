@@ -1,5 +1,6 @@
 package io.seatlock.seats;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.localservers.RedisCluster;
 import io.seatlock.localservers.RedisSentinelSetup;
@@ -58,7 +59,7 @@ class SeatsRedisTopologyTest {
             assertThat(booked.body()).contains("\"bouncer\":\"up\"");
             String lockName = "seat:concert:" + seat;
             assertThat(keysOn(topologyNodes)).as("the lock's fence and the sold hint live in the configured Redis")
-                    .contains(servers.keyPrefix() + "fence:{" + lockName + "}", servers.keyPrefix() + "decided:{" + lockName + "}");
+                    .contains(new RedisKeys(servers.keyPrefix()).fence(lockName), new RedisKeys(servers.keyPrefix()).decided(lockName));
             List<String> onDefaultRedis = servers.redis().with(r -> r.keys(servers.keyPrefix() + "*"));
             assertThat(onDefaultRedis).as("nothing on the default Redis").isEmpty();
 

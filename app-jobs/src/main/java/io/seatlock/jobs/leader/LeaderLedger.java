@@ -35,7 +35,7 @@ public class LeaderLedger {
     @Transactional
     public void record(String group, FencingToken epoch, String holder, String action) {
         jdbc.execute((ConnectionCallback<Void>) c -> {
-            fence.admit(c, "leader:" + group, epoch);
+            fence.admit(c, LeaderElection.lockNameOf(group), epoch);
             return null;
         });
         insert(group, epoch, holder, action);

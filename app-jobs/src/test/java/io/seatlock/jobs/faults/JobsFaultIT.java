@@ -1,5 +1,6 @@
 package io.seatlock.jobs.faults;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.seatlock.jobs.JobsApplication;
@@ -237,7 +238,7 @@ class JobsFaultIT {
         p.put("seatlock.leader.groups.paused.retry", "100ms");
         p.put("jobs.leader.duty-interval", "50ms");
         p.put("management.endpoints.web.exposure.include", "health,locks");
-        String lockKey = servers.keyPrefix() + "lock:{leader:paused}";
+        String lockKey = new RedisKeys(servers.keyPrefix()).lock("leader:paused");
         try (ChildJvm child = new ChildJvm(JobsApplication.class, p)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> ownerOf(lockKey).endsWith("@paused-child"));
             await().atMost(Duration.ofSeconds(5)).until(() -> rebalances("paused-child") > 0);

@@ -1,5 +1,6 @@
 package io.seatlock.seats.demo;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.localservers.LocalServers;
 import io.seatlock.localservers.PostgresServer;
 import io.seatlock.localservers.RedisServer;
@@ -60,7 +61,7 @@ public final class RaceDemo {
             CompletableFuture<HttpResponse<String>> lena = CompletableFuture.supplyAsync(
                     () -> book(a, "lena@example.com", "Lena"));
             await(aSawFree);
-            String lockKey = prefix + "lock:{" + new SeatId("concert", "14C").lockName() + "}";
+            String lockKey = new RedisKeys(prefix).lock(new SeatId("concert", "14C").lockName());
             say("Redis: A holds %s (owner %s)", lockKey, redis.with(r -> r.get(lockKey)));
             while (redis.with(r -> r.exists(lockKey)) == 1) {
                 Thread.sleep(20);

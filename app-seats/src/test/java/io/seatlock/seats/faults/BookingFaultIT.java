@@ -1,10 +1,11 @@
 package io.seatlock.seats.faults;
 
+import io.seatlock.lock.redis.RedisKeys;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.seatlock.localservers.ChildJvm;
-import io.seatlock.localservers.FaultProxy;
+import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.localservers.OwnedRedis;
 import io.seatlock.seats.SeatsApplication;
@@ -155,7 +156,7 @@ class BookingFaultIT {
             Future<?> lena = pool.submit(() -> book(history, port(broken), "20T", "broken-lena@example.com"));
             assertThat(stalled.await(10, TimeUnit.SECONDS)).isTrue();
             await().atMost(Duration.ofSeconds(5)).until(() ->
-                    redis.server().with(r -> r.exists(servers.keyPrefix() + "lock:{seat:concert:20T}")) == 0);
+                    redis.server().with(r -> r.exists(new RedisKeys(servers.keyPrefix()).lock("seat:concert:20T"))) == 0);
             book(history, port(broken), "20T", "broken-omar@example.com");
             wake.countDown();
             lena.get(10, TimeUnit.SECONDS);

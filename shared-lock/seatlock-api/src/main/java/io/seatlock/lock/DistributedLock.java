@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -80,7 +81,34 @@ public interface DistributedLock {
      * @return whether the task ran (it does not when the lock is busy) and what it returned
      * @throws LockLostException if the lease was lost while the task ran
      */
-    <T extends @Nullable Object> TaskResult<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task);
+    default <T extends @Nullable Object> TaskResult<T> executeLocked(String name, Duration ttl, OverlapImpact impact,
+                                                                   LockedTask<T> task) {
+        Objects.requireNonNull(task, "task must not be null");
+        Optional<LockLease> acquired = tryAcquire(name, ttl, impact);
+        if (acquired.isEmpty()) {
+            return TaskResult.notExecuted();
+        }
+        Thread worker = Thread.currentThread();
+        try (LockLease lease = acquired.get()) {
+            lease.keepAlive(worker::interrupt);
+            T result;
+            try {
+                result = task.run(lease);
+            } catch (Exception e) {
+                if (lease.isLost()) {
+                    throw LockLostException.whileRunning(name, e);
+                }
+                if (e instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw new LockException("task under lock '" + name + "' failed: " + e.getMessage(), e);
+            }
+            if (lease.isLost()) {
+                throw LockLostException.whileRunning(name, null);
+            }
+            return TaskResult.executed(result);
+        }
+    }
 
     /**
      * The lock's remaining time to live in Redis ({@code PTTL}).

@@ -1,9 +1,10 @@
 package io.seatlock.lock;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
-import io.seatlock.localservers.FaultProxy;
+import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,7 @@ class LockFaultTest {
     }
 
     private String owner(String name) {
-        return servers.redis().with(r -> r.get(servers.keyPrefix() + "lock:{" + name + "}"));
+        return servers.redis().with(r -> r.get(new RedisKeys(servers.keyPrefix()).lock(name)));
     }
 
     private ExecutorService pool(int threads) {

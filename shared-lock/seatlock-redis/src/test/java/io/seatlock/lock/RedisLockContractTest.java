@@ -1,10 +1,12 @@
 package io.seatlock.lock;
 
+import io.seatlock.test.DistributedLockContract;
+import io.seatlock.lock.redis.RedisKeys;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
-import io.seatlock.localservers.FaultProxy;
+import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,8 +34,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** The lock's contract, against a real Redis (and a real PostgreSQL for the fence). */
-class RedisLockContractTest {
+/**
+ * The published contract ({@link DistributedLockContract}) and the Redis lock's own cases, against a real
+ * Redis (and a real PostgreSQL for the fence).
+ */
+class RedisLockContractTest extends DistributedLockContract {
 
     @RegisterExtension
     static final IsolatedServers servers = new IsolatedServers("RedisLockContractTest");
@@ -43,9 +48,32 @@ class RedisLockContractTest {
     private final List<AutoCloseable> cleanup = new ArrayList<>();
     private RedisLockClient lock;
 
+    private RedisLockClient otherReplica;
+
     @BeforeEach
     void setUp() {
         lock = newClient("a", counts);
+        otherReplica = newClient("b", LockListener.NOOP);
+    }
+
+    @Override
+    protected DistributedLock lock() {
+        return lock;
+    }
+
+    @Override
+    protected DistributedLock otherReplica() {
+        return otherReplica;
+    }
+
+    @Override
+    protected void passTime(Duration time) {
+        // Redis keeps real time: the contract waits for the effect, bounded.
+    }
+
+    @Override
+    protected void takeAway(String name) {
+        servers.redis().with(r -> r.del(key(name)));
     }
 
     @AfterEach
@@ -63,7 +91,7 @@ class RedisLockContractTest {
     }
 
     private String key(String name) {
-        return servers.keyPrefix() + "lock:{" + name + "}";
+        return new RedisKeys(servers.keyPrefix()).lock(name);
     }
 
     private String valueOf(String name) {
@@ -197,7 +225,7 @@ class RedisLockContractTest {
     }
 
     private String decidedKey(String name) {
-        return servers.keyPrefix() + "decided:{" + name + "}";
+        return new RedisKeys(servers.keyPrefix()).decided(name);
     }
 
     private long markers(String name) {
@@ -279,7 +307,7 @@ class RedisLockContractTest {
     @Test
     void fenceCountersExpireAnHourAfterTheirLastLeaseInsteadOfPilingUp() {
         lock.tryAcquire("short-lived", Duration.ofSeconds(10), OverlapImpact.BROKEN_PROMISE).orElseThrow().release();
-        long fenceTtl = servers.redis().with(r -> r.pttl(servers.keyPrefix() + "fence:{short-lived}"));
+        long fenceTtl = servers.redis().with(r -> r.pttl(new RedisKeys(servers.keyPrefix()).fence("short-lived")));
         assertThat(fenceTtl).isBetween(Duration.ofMinutes(59).toMillis(), Duration.ofMinutes(61).toMillis());
     }
 
@@ -289,7 +317,7 @@ class RedisLockContractTest {
         try (LockLease lease = lock.tryAcquire("forgetful", LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
             before = lease.fencingToken().value();
         }
-        servers.redis().with(r -> r.del(servers.keyPrefix() + "fence:{forgetful}"));
+        servers.redis().with(r -> r.del(new RedisKeys(servers.keyPrefix()).fence("forgetful")));
         try (LockLease lease = lock.tryAcquire("forgetful", LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
             assertThat(lease.fencingToken().value()).isGreaterThan(before);
         }

@@ -116,6 +116,16 @@ public final class LeaderElection implements AutoCloseable {
      * @return {@code leader:<group>}
      */
     public String lockName() {
+        return lockNameOf(group);
+    }
+
+    /**
+     * The lock a group's leader holds, also the fence resource of its writes.
+     *
+     * @param group the group's name
+     * @return {@code leader:<group>}
+     */
+    public static String lockNameOf(String group) {
         return "leader:" + group;
     }
 

@@ -5,7 +5,7 @@ import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
-import io.seatlock.localservers.FaultProxy;
+import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -18,16 +18,12 @@ import io.seatlock.lock.AcquireAttempt;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LeaseTooShortException;
-import io.seatlock.lock.LockException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
-import io.seatlock.lock.LockLostException;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.LockUnavailableException;
-import io.seatlock.lock.LockedTask;
 import io.seatlock.lock.OverlapImpact;
-import io.seatlock.lock.TaskResult;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,6 +79,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private final ExecutorService callbacks;
     private final Set<RedisLease> held = ConcurrentHashMap.newKeySet();
     private final String ownerSuffix;
+    private final RedisKeys keys;
     private volatile TtlArgs lastTtl;
 
     private RedisLockClient(RedisConnector redis, Duration commandTimeout, RedisLockSettings settings,
@@ -92,6 +89,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.listener = LockListeners.guarded(List.of(Objects.requireNonNull(listener, "listener")));
         this.ownerSuffix = "@" + settings.instanceId();
+        this.keys = settings.keys();
         // Neither pool starts a thread before its first task.
         this.watchdogs = new ScheduledThreadPoolExecutor(1, daemon("seatlock-watchdog"));
         this.watchdogs.setRemoveOnCancelPolicy(true);
@@ -303,44 +301,6 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     @Override
-    public <T extends @Nullable Object> TaskResult<T> executeLocked(String name, Duration ttl, OverlapImpact impact, LockedTask<T> task) {
-        Objects.requireNonNull(task, "task must not be null");
-        Optional<LockLease> acquired = tryAcquire(name, ttl, impact);
-        if (acquired.isEmpty()) {
-            return TaskResult.notExecuted();
-        }
-        Thread worker = Thread.currentThread();
-        try (LockLease lease = acquired.get()) {
-            lease.keepAlive(worker::interrupt);
-            T result;
-            try {
-                result = task.run(lease);
-            } catch (Exception e) {
-                if (lease.isLost()) {
-                    throw lostWhileRunning(name, e);
-                }
-                if (e instanceof RuntimeException re) {
-                    throw re;
-                }
-                throw new LockException("task under lock '" + name + "' failed: " + e.getMessage(), e);
-            }
-            if (lease.isLost()) {
-                throw lostWhileRunning(name, null);
-            }
-            return TaskResult.executed(result);
-        }
-    }
-
-    private static LockLostException lostWhileRunning(String name, Exception cause) {
-        Thread.interrupted(); // the interrupt was ours, aimed at the task; do not leak it to the caller
-        LockLostException lost = new LockLostException("lock '" + name + "' was lost while its task ran");
-        if (cause != null) {
-            lost.addSuppressed(cause);
-        }
-        return lost;
-    }
-
-    @Override
     public Optional<Duration> remainingTtl(String name) {
         LockSpec.requireValidName(name);
         long pttl = call(LockListeners.groupOf(name), r -> r.pttl(lockKey(name)).toCompletableFuture());
@@ -367,9 +327,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
                 || namePrefix.indexOf('*') >= 0 || namePrefix.indexOf('?') >= 0 || namePrefix.indexOf('[') >= 0) {
             throw new IllegalArgumentException("name prefix must not be null or contain braces or glob characters");
         }
-        String keyStart = lockKey(namePrefix);
-        String pattern = keyStart.substring(0, keyStart.length() - 1) + "*";
-        int nameStart = settings.keyPrefix().length() + "lock:{".length();
+        String pattern = keys.lockPattern(namePrefix);
         String group = LockListeners.groupOf(namePrefix);
         Set<String> names = new HashSet<>();
         ScanCursor cursor = ScanCursor.INITIAL;
@@ -377,7 +335,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             ScanCursor from = cursor;
             KeyScanCursor<String> page = call(group,
                     r -> r.scan(from, ScanArgs.Builder.matches(pattern).limit(1000)).toCompletableFuture());
-            page.getKeys().forEach(k -> names.add(k.substring(nameStart, k.length() - 1)));
+            page.getKeys().forEach(k -> names.add(keys.nameOfLock(k)));
             cursor = page;
         } while (!cursor.isFinished());
         return names;
@@ -450,16 +408,16 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     String lockKey(String name) {
-        return settings.keyPrefix() + "lock:{" + name + "}";
+        return keys.lock(name);
     }
 
     private String fenceKey(String name) {
-        return settings.keyPrefix() + "fence:{" + name + "}";
+        return keys.fence(name);
     }
 
     /** The decided marker of a lock ({@link LockLease#releaseDecided}); same hash slot as the lock. */
     String decidedKey(String name) {
-        return settings.keyPrefix() + "decided:{" + name + "}";
+        return keys.decided(name);
     }
 
     CompletableFuture<Boolean> extend(String lockKey, String owner, Duration ttl) {

@@ -7,9 +7,7 @@ import java.time.Duration;
 /**
  * How the Redis lock behaves.
  *
- * @param keyPrefix        put before every key, e.g. {@code seatlock:}; keys are
- *                         {@code <prefix>lock:{<name>}} and {@code <prefix>fence:{<name>}} so both land
- *                         in one Redis Cluster slot
+ * @param keyPrefix        put before every key, e.g. {@code seatlock:}; the layout is {@link RedisKeys}
  * @param instanceId       readable part of every owner token, the one name of this process (default
  *                         {@code <host>-<pid>})
  * @param clockDriftFactor share of the TTL kept as safety margin for the local validity deadline
@@ -32,9 +30,7 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
      * @throws IllegalArgumentException naming the first bad one
      */
     public RedisLockSettings {
-        if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("key prefix must not be null or contain braces: " + keyPrefix);
-        }
+        new RedisKeys(keyPrefix); // checks the prefix
         if (instanceId == null || instanceId.isBlank()) {
             throw new IllegalArgumentException("instance id must not be blank");
         }
@@ -82,6 +78,15 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
      */
     public RedisLockSettings withInstanceId(String id) {
         return new RedisLockSettings(keyPrefix, id, clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff);
+    }
+
+    /**
+     * The key layout under this prefix.
+     *
+     * @return the keys
+     */
+    public RedisKeys keys() {
+        return new RedisKeys(keyPrefix);
     }
 
     /** The part of a TTL this side does not trust: Redis may expire the key that much earlier. */

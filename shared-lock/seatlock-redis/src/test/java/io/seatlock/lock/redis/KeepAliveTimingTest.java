@@ -34,7 +34,7 @@ class KeepAliveTimingTest {
 
             // Renewed: Redis' ttl goes back up towards 3 s and the local deadline moves beyond the original one.
             await().atMost(Duration.ofSeconds(2)).until(() -> lease.validFor().compareTo(Duration.ofMillis(1500)) > 0);
-            long pttl = servers.redis().with(r -> r.pttl(servers.keyPrefix() + "lock:{late-keep-alive}"));
+            long pttl = servers.redis().with(r -> r.pttl(new RedisKeys(servers.keyPrefix()).lock("late-keep-alive")));
             assertThat(pttl).isGreaterThan(1500);
             assertThat(lost).isFalse();
             assertThat(lease.isLost()).isFalse();

@@ -1,5 +1,7 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.test.DistributedLockContract;
 import io.lettuce.core.cluster.SlotHash;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -17,22 +19,53 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The lock on a real three-master Redis Cluster on loopback: the fenced acquire script stays in one slot. */
-class RedisClusterLockTest {
+/**
+ * The lock on a real three-master Redis Cluster on loopback: the published contract, and the fenced acquire
+ * script staying in one slot.
+ */
+class RedisClusterLockTest extends DistributedLockContract {
 
     private static RedisCluster cluster;
     private static RedisLockClient lock;
+    private static RedisLockClient otherReplica;
 
     @BeforeAll
     static void start() throws Exception {
         cluster = new RedisCluster();
         lock = RedisLockClient.cluster(cluster.seeds(), Duration.ofSeconds(2),
                 RedisLockSettings.defaults().withKeyPrefix("cluster-test:"), LockListener.NOOP);
+        otherReplica = RedisLockClient.cluster(cluster.seeds(), Duration.ofSeconds(2),
+                RedisLockSettings.defaults().withKeyPrefix("cluster-test:").withInstanceId("other"), LockListener.NOOP);
+    }
+
+    @Override
+    protected DistributedLock lock() {
+        return lock;
+    }
+
+    @Override
+    protected DistributedLock otherReplica() {
+        return otherReplica;
+    }
+
+    @Override
+    protected void passTime(Duration time) {
+        // real time: the contract waits for the effect, bounded
+    }
+
+    @Override
+    protected void takeAway(String name) {
+        String key = new RedisKeys("cluster-test:").lock(name);
+        int node = nodeHolding(key);
+        if (node >= 0) {
+            cluster.nodes().get(node).with(r -> r.del(key));
+        }
     }
 
     @AfterAll
     static void stop() throws Exception {
         lock.close();
+        otherReplica.close();
         cluster.close();
     }
 
@@ -41,8 +74,8 @@ class RedisClusterLockTest {
         Set<Integer> nodesUsed = new HashSet<>();
         for (int i = 0; i < 60; i++) {
             String name = "seat:concert:" + (i % 20 + 1) + (char) ('A' + i / 20);
-            String lockKey = "cluster-test:lock:{" + name + "}";
-            String fenceKey = "cluster-test:fence:{" + name + "}";
+            String lockKey = new RedisKeys("cluster-test:").lock(name);
+            String fenceKey = new RedisKeys("cluster-test:").fence(name);
             assertThat(SlotHash.getSlot(lockKey)).isEqualTo(SlotHash.getSlot(fenceKey));
 
             long first;

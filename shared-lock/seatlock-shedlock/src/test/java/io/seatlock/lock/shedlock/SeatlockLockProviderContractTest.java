@@ -1,5 +1,6 @@
 package io.seatlock.lock.shedlock;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
@@ -65,7 +66,7 @@ class SeatlockLockProviderContractTest extends AbstractExtensibleLockProviderInt
     }
 
     private boolean exists(String lockName) {
-        return servers.redis().with(r -> r.exists(servers.keyPrefix() + "lock:{" + lockName + "}")) == 1;
+        return servers.redis().with(r -> r.exists(new RedisKeys(servers.keyPrefix()).lock(lockName))) == 1;
     }
 
     private Optional<SimpleLock> lock(Duration atMost) {
@@ -73,7 +74,7 @@ class SeatlockLockProviderContractTest extends AbstractExtensibleLockProviderInt
     }
 
     private long pttl() {
-        return servers.redis().with(r -> r.pttl(servers.keyPrefix() + "lock:{" + name + "}"));
+        return servers.redis().with(r -> r.pttl(new RedisKeys(servers.keyPrefix()).lock(name)));
     }
 
     @Test

@@ -5,7 +5,7 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
-import io.seatlock.localservers.FaultProxy;
+import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.IsolatedServers;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;

@@ -1,5 +1,6 @@
 package io.seatlock.lock.autoconfigure;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.OverlapImpact;
@@ -74,7 +75,7 @@ class MigrationGateTest {
             @Override
             public void handle(Event event, Context context) {
                 if (lost.get() == 0) {
-                    servers.redis().with(r -> r.del(servers.keyPrefix() + "lock:{migration}"));
+                    servers.redis().with(r -> r.del(new RedisKeys(servers.keyPrefix()).lock("migration")));
                     await().atMost(Duration.ofSeconds(3)).until(() -> lost.get() == 1);
                 }
             }

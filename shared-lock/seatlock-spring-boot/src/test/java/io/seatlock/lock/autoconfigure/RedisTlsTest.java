@@ -1,11 +1,12 @@
 package io.seatlock.lock.autoconfigure;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.redis.RedisLockClient;
-import io.seatlock.localservers.FaultProxy;
+import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.OwnedRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -118,7 +119,7 @@ class RedisTlsTest {
             DistributedLock lock = context.getBean(DistributedLock.class);
             try (LockLease lease = lock.tryAcquire("tls:job", Duration.ofSeconds(10), OverlapImpact.WASTED_WORK)
                     .orElseThrow()) {
-                String owner = context.getBean(StringRedisTemplate.class).opsForValue().get("tls-test:lock:{tls:job}");
+                String owner = context.getBean(StringRedisTemplate.class).opsForValue().get(new RedisKeys("tls-test:").lock("tls:job"));
                 assertThat(owner).as("the app's own Redis client sees the lock's key").isEqualTo(lease.ownerToken());
             }
             assertThat(((RedisLockClient) lock).ping()).isPositive();

@@ -1,5 +1,6 @@
 package io.seatlock.lock.autoconfigure;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seatlock.lock.DistributedLock;
@@ -62,7 +63,7 @@ class SeatlockLockAutoConfigurationTest {
             lock.tryAcquire("seat:demo:1A", Duration.ofSeconds(5), OverlapImpact.BROKEN_PROMISE).orElseThrow();
             assertThat(lock.tryAcquire("seat:demo:1A", Duration.ofSeconds(5), OverlapImpact.BROKEN_PROMISE)).isEmpty();
 
-            String owner = servers.redis().with(r -> r.get(servers.keyPrefix() + "lock:{seat:demo:1A}"));
+            String owner = servers.redis().with(r -> r.get(new RedisKeys(servers.keyPrefix()).lock("seat:demo:1A")));
             assertThat(owner).endsWith("@replica-7");
             MeterRegistry meters = context.getBean(MeterRegistry.class);
             assertThat(meters.counter("seatlock.lock.acquired", "group", "seat", "impact", "BROKEN_PROMISE").count())

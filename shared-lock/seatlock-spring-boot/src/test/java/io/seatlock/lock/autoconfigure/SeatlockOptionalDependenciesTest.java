@@ -1,5 +1,6 @@
 package io.seatlock.lock.autoconfigure;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seatlock.lock.DistributedLock;
@@ -82,7 +83,7 @@ class SeatlockOptionalDependenciesTest {
                     DistributedLock lock = context.getBean(DistributedLock.class);
                     try (LockLease lease = lock.tryAcquire("optional:no-data-redis", Duration.ofSeconds(5),
                             OverlapImpact.WASTED_WORK).orElseThrow()) {
-                        String owner = servers.redis().with(r -> r.get(servers.keyPrefix() + "lock:{optional:no-data-redis}"));
+                        String owner = servers.redis().with(r -> r.get(new RedisKeys(servers.keyPrefix()).lock("optional:no-data-redis")));
                         assertThat(owner).isEqualTo(lease.ownerToken());
                     }
                 });

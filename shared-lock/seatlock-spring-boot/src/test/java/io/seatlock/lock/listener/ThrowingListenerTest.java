@@ -1,5 +1,6 @@
 package io.seatlock.lock.listener;
 
+import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -74,7 +75,7 @@ class ThrowingListenerTest {
     }
 
     private String key(String name) {
-        return servers.keyPrefix() + "lock:{" + name + "}";
+        return new RedisKeys(servers.keyPrefix()).lock(name);
     }
 
     @Test

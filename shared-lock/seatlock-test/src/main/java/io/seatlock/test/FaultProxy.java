@@ -1,4 +1,6 @@
-package io.seatlock.localservers;
+package io.seatlock.test;
+
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,14 +9,25 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A loopback TCP proxy for fault tests, after Toxiproxy's model: {@link #down()} cuts every
- * connection and refuses new ones, {@link #blackhole()} keeps connections open but forwards nothing,
- * {@link #heal()} passes traffic again. Listens on 127.0.0.1 only.
+ * A loopback TCP proxy to put between your application and Redis or PostgreSQL in a test, after
+ * Toxiproxy's model: {@link #heal()} passes traffic, {@link #delay(Duration)} passes it late,
+ * {@link #blackhole()} keeps connections open but forwards nothing (a frozen or partitioned peer),
+ * {@link #down()} cuts every connection now and refuses new ones, and {@link #cutAfterCommitFollowing}
+ * cuts a PostgreSQL link right after the server committed. Listens on 127.0.0.1 only.
+ *
+ * <pre>{@code
+ * try (FaultProxy proxy = new FaultProxy("127.0.0.1", 6379)) {
+ *     // point the application at proxy.host():proxy.port(), then
+ *     proxy.blackhole();   // every call now costs its timeout
+ *     proxy.heal();
+ * }
+ * }</pre>
  */
 public final class FaultProxy implements AutoCloseable {
 
@@ -27,9 +40,17 @@ public final class FaultProxy implements AutoCloseable {
     private final AtomicLong stalledReads = new AtomicLong();
     private final ByteRecorder fromClients = new ByteRecorder();
     private volatile Mode mode = Mode.PASS;
-    private volatile String cutAfterCommitOf;
-    private volatile String blackholeAfter;
+    private volatile long delayNanos;
+    private volatile @Nullable String cutAfterCommitOf;
+    private volatile @Nullable String blackholeAfter;
 
+    /**
+     * Starts a proxy on a free loopback port.
+     *
+     * @param targetHost where traffic goes
+     * @param targetPort its port
+     * @throws IOException if no port could be bound
+     */
     public FaultProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
@@ -40,24 +61,48 @@ public final class FaultProxy implements AutoCloseable {
         accept.start();
     }
 
+    /**
+     * Where clients connect.
+     *
+     * @return the proxy's port
+     */
     public int port() {
         return server.getLocalPort();
     }
 
+    /**
+     * Where clients connect.
+     *
+     * @return {@code 127.0.0.1}
+     */
     public String host() {
         return "127.0.0.1";
     }
 
+    /** Cuts every connection now and refuses new ones, until {@link #heal()}. */
     public void down() {
         mode = Mode.DOWN;
         closeAll();
     }
 
+    /** Keeps connections (and new ones) open but forwards nothing either way, until {@link #heal()}. */
     public void blackhole() {
         mode = Mode.BLACKHOLE;
     }
 
+    /** Passes traffic again, without delay. */
     public void heal() {
+        delayNanos = 0;
+        mode = Mode.PASS;
+    }
+
+    /**
+     * Passes traffic, each chunk {@code latency} late in each direction (a slow or distant link).
+     *
+     * @param latency added to every read forwarded
+     */
+    public void delay(Duration latency) {
+        delayNanos = latency.toNanos();
         mode = Mode.PASS;
     }
 
@@ -65,6 +110,8 @@ public final class FaultProxy implements AutoCloseable {
      * Arms a one-shot cut for PostgreSQL: once a client has sent {@code marker} (a statement of the
      * transaction to hit), the server's reply to the COMMIT that follows (its {@code COMMIT} command tag)
      * is dropped and every connection cut: the transaction is committed, and the client cannot know.
+     *
+     * @param marker text of a statement the client sends before the commit to hit
      */
     public void cutAfterCommitFollowing(String marker) {
         cutAfterCommitOf = marker;
@@ -73,17 +120,27 @@ public final class FaultProxy implements AutoCloseable {
     /**
      * Arms a one-shot black hole: the client's message containing {@code marker} still reaches the server
      * (which runs it, taking its row locks), and from then on nothing passes either way.
+     *
+     * @param marker text of the message after which the link goes dark
      */
     public void blackholeAfterClientSends(String marker) {
         blackholeAfter = marker;
     }
 
-    /** How many reads (requests, in practice) the black hole has swallowed so far: a request is in flight. */
+    /**
+     * How many reads the black hole has swallowed so far: above its earlier value, a request is in flight.
+     *
+     * @return the count
+     */
     public long stalledReads() {
         return stalledReads.get();
     }
 
-    /** Everything clients sent through this proxy, as Latin-1 text, for asserting what crossed the wire. */
+    /**
+     * Everything clients sent through this proxy (the first MiB), for asserting what crossed the wire.
+     *
+     * @return the bytes as Latin-1 text
+     */
     public String sentByClients() {
         return fromClients.text();
     }
@@ -110,7 +167,7 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to, ByteRecorder recorder,
+    private void pump(Socket from, Socket to, @Nullable ByteRecorder recorder,
                       java.util.concurrent.atomic.AtomicBoolean markerSent) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[8192];
@@ -146,6 +203,10 @@ public final class FaultProxy implements AutoCloseable {
                     }
                     if (mode == Mode.DOWN) {
                         break;
+                    }
+                    long delay = delayNanos;
+                    if (delay > 0) {
+                        java.util.concurrent.TimeUnit.NANOSECONDS.sleep(delay);
                     }
                     out.write(buffer, 0, n);
                     out.flush();
@@ -186,6 +247,11 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops listening and cuts every connection.
+     *
+     * @throws IOException if the listening socket could not be closed
+     */
     @Override
     public void close() throws IOException {
         server.close();

@@ -1,0 +1,71 @@
+package io.seatlock.lock.redis;
+
+/**
+ * The one place the Redis key layout is written. Every key of a lock carries its name as the Redis Cluster
+ * hash tag ({@code {name}}), so the lock, its fencing counter and its decided marker share one slot and the
+ * scripts that touch them together are legal on a cluster.
+ *
+ * <ul>
+ *   <li>{@code <prefix>lock:{<name>}}: the lock, holding the owner token, with the lease's ttl;</li>
+ *   <li>{@code <prefix>fence:{<name>}}: the newest fencing token granted, kept an hour after its last lease;</li>
+ *   <li>{@code <prefix>decided:{<name>}}: the "decided" marker a holder may leave on release.</li>
+ * </ul>
+ *
+ * @param prefix put before every key, e.g. {@code seatlock:}; no braces
+ */
+public record RedisKeys(String prefix) {
+
+    private static final String LOCK = "lock:{";
+
+    /**
+     * Checks the prefix.
+     *
+     * @param prefix put before every key; no braces
+     * @throws IllegalArgumentException if it is null or has braces
+     */
+    public RedisKeys {
+        if (prefix == null || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("key prefix must not be null or contain braces: " + prefix);
+        }
+    }
+
+    /**
+     * The lock's key.
+     *
+     * @param name the lock's name
+     * @return {@code <prefix>lock:{<name>}}
+     */
+    public String lock(String name) {
+        return prefix + LOCK + name + "}";
+    }
+
+    /**
+     * The key of the lock's fencing counter.
+     *
+     * @param name the lock's name
+     * @return {@code <prefix>fence:{<name>}}
+     */
+    public String fence(String name) {
+        return prefix + "fence:{" + name + "}";
+    }
+
+    /**
+     * The key of the lock's decided marker.
+     *
+     * @param name the lock's name
+     * @return {@code <prefix>decided:{<name>}}
+     */
+    public String decided(String name) {
+        return prefix + "decided:{" + name + "}";
+    }
+
+    /** A SCAN pattern for the locks whose names start with {@code namePrefix} (no glob characters in it). */
+    String lockPattern(String namePrefix) {
+        return prefix + LOCK + namePrefix + "*";
+    }
+
+    /** The lock name inside a lock key. */
+    String nameOfLock(String lockKey) {
+        return lockKey.substring(prefix.length() + LOCK.length(), lockKey.length() - 1);
+    }
+}

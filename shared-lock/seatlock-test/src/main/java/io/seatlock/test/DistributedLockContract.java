@@ -1,0 +1,327 @@
+package io.seatlock.test;
+
+import io.seatlock.lock.AcquireAttempt;
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockLostException;
+import io.seatlock.lock.LockNotAcquiredException;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.ReleaseOutcome;
+import io.seatlock.lock.TaskResult;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What every {@link DistributedLock} must do, as JUnit 5 tests: extend it and supply the lock, another
+ * replica's lock on the same store, and a way to let time pass. seatlock runs it against Redis
+ * (standalone and Cluster) and {@link InMemoryLock}; write another backend and run it against yours, as
+ * ShedLock's provider contract is used.
+ */
+public abstract class DistributedLockContract {
+
+    private final String prefix = "contract-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+
+    /** For subclasses. */
+    protected DistributedLockContract() {
+    }
+
+    /**
+     * The lock under test.
+     *
+     * @return this replica's lock
+     */
+    protected abstract DistributedLock lock();
+
+    /**
+     * Another replica's lock on the same store, with another instance id.
+     *
+     * @return the other replica's lock
+     */
+    protected abstract DistributedLock otherReplica();
+
+    /**
+     * Lets {@code time} pass for the locks: sleep-free for a manual clock; nothing for a real one (the
+     * tests then wait for the effect, bounded).
+     *
+     * @param time how much time passes
+     */
+    protected abstract void passTime(Duration time);
+
+    /**
+     * Removes the lock from the store behind its holder's back, as a store that lost it would.
+     *
+     * @param name the lock's name
+     */
+    protected abstract void takeAway(String name);
+
+    /**
+     * Whether the lock keeps "decided" markers ({@link LockLease#releaseDecided}); the interface's
+     * default implementation does not.
+     *
+     * @return true if it does
+     */
+    protected boolean keepsDecidedMarkers() {
+        return true;
+    }
+
+    /**
+     * A lock name unique to this test class instance.
+     *
+     * @param base the readable part
+     * @return the name
+     */
+    protected String name(String base) {
+        return prefix + base;
+    }
+
+    private void letExpire(String name, Duration ttl) {
+        passTime(ttl.plusMillis(1));
+        await("lock '" + name + "' to expire").atMost(Pauses.DEFAULT_WAIT).pollInterval(Duration.ofMillis(10))
+                .until(() -> lock().remainingTtl(name).isEmpty());
+    }
+
+    /**
+     * One holder at a time, across replicas; a release frees the lock.
+     */
+    @Test
+    public void oneHolderAtATime() {
+        String name = name("one");
+        try (LockLease lease = lock().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
+            assertThat(lease.name()).isEqualTo(name);
+            assertThat(lease.isValid()).isTrue();
+            assertThat(lock().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.BROKEN_PROMISE)).isEmpty();
+            assertThat(otherReplica().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.BROKEN_PROMISE)).isEmpty();
+        }
+        assertThat(otherReplica().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.BROKEN_PROMISE)).isPresent();
+    }
+
+    /**
+     * Fencing tokens grow with every grant, across replicas and after an expiry.
+     */
+    @Test
+    public void fencingTokensGrowWithEveryGrantAcrossReplicasAndExpiry() {
+        String name = name("tokens");
+        long previous = 0;
+        for (int i = 0; i < 3; i++) {
+            DistributedLock who = i % 2 == 0 ? lock() : otherReplica();
+            try (LockLease lease = who.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
+                assertThat(lease.fencingToken().value()).isGreaterThan(previous);
+                previous = lease.fencingToken().value();
+            }
+        }
+        LockLease expiring = lock().tryAcquire(name, Duration.ofMillis(300), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+        letExpire(name, Duration.ofMillis(300));
+        LockLease next = otherReplica().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+        assertThat(next.fencingToken().isNewerThan(expiring.fencingToken())).isTrue();
+        next.release();
+    }
+
+    /**
+     * A holder whose lease ran out can neither release nor renew the next holder's lock.
+     */
+    @Test
+    public void aStaleHolderCanNeitherReleaseNorRenewTheNextHoldersLock() {
+        String name = name("stale");
+        LockLease stale = lock().tryAcquire(name, Duration.ofMillis(300), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+        letExpire(name, Duration.ofMillis(300));
+        assertThat(stale.isValid()).isFalse();
+        LockLease next = otherReplica().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+
+        assertThat(stale.renew()).isFalse();
+        assertThat(stale.isLost()).isTrue();
+        assertThat(stale.release()).isEqualTo(ReleaseOutcome.LOST);
+        assertThat(lock().remainingTtl(name)).as("the next holder's lock stands").isPresent();
+        assertThat(next.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        assertThat(lock().remainingTtl(name)).isEmpty();
+        assertThat(next.release()).isEqualTo(ReleaseOutcome.ALREADY_RELEASED);
+    }
+
+    /**
+     * A renewal resets the ttl of a lease still held.
+     */
+    @Test
+    public void renewResetsTheTtlOfAHeldLease() {
+        String name = name("renew");
+        try (LockLease lease = lock().tryAcquire(name, Duration.ofSeconds(2), OverlapImpact.WASTED_WORK).orElseThrow()) {
+            assertThat(lease.renew(Duration.ofSeconds(60))).isTrue();
+            assertThat(lock().remainingTtl(name)).hasValueSatisfying(left ->
+                    assertThat(left).isGreaterThan(Duration.ofSeconds(30)));
+            assertThat(lease.validFor()).isGreaterThan(Duration.ofSeconds(30));
+        }
+    }
+
+    /**
+     * A kept-alive lease outlives its ttl, and hears when its lock is taken away.
+     */
+    @Test
+    public void aKeptAliveLeaseOutlivesItsTtlAndHearsWhenItsLockIsTakenAway() {
+        String name = name("kept");
+        AtomicBoolean lost = new AtomicBoolean();
+        LockLease lease = lock().tryAcquire(name, Duration.ofMillis(600), OverlapImpact.WASTED_WORK).orElseThrow()
+                .keepAlive(() -> lost.set(true));
+        assertThat(lease.isKeptAlive()).isTrue();
+        passTime(Duration.ofMillis(1500));
+        await().atMost(Pauses.DEFAULT_WAIT).until(() -> lease.isValid() && lock().remainingTtl(name).isPresent());
+        assertThat(lost).isFalse();
+
+        takeAway(name);
+        passTime(Duration.ofMillis(300));
+        await("the lost-lease callback").atMost(Pauses.DEFAULT_WAIT).untilTrue(lost);
+        assertThat(lease.isLost()).isTrue();
+        assertThat(lease.isValid()).isFalse();
+    }
+
+    /**
+     * A busy answer carries the holder's time left.
+     */
+    @Test
+    public void aBusyAnswerCarriesTheHoldersTimeLeft() {
+        String name = name("busy");
+        try (LockLease held = lock().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
+            AcquireAttempt attempt = otherReplica().tryAcquireUnlessDecided(name, Duration.ofSeconds(30),
+                    OverlapImpact.BROKEN_PROMISE);
+            assertThat(attempt.lease()).isEmpty();
+            assertThat(attempt.isDecided()).isFalse();
+            assertThat(attempt.busyFor()).hasValueSatisfying(left -> assertThat(left)
+                    .isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30)));
+            assertThat(held.isValid()).isTrue();
+        }
+    }
+
+    /**
+     * A decided marker turns later callers away without taking the lock.
+     */
+    @Test
+    public void aDecidedMarkerTurnsLaterCallersAway() {
+        if (!keepsDecidedMarkers()) {
+            return;
+        }
+        String name = name("decided");
+        LockLease lease = lock().tryAcquireUnlessDecided(name, Duration.ofSeconds(30), OverlapImpact.BROKEN_PROMISE)
+                .lease().orElseThrow();
+        assertThat(lease.releaseDecided(Duration.ofMinutes(5))).isEqualTo(ReleaseOutcome.RELEASED);
+        AcquireAttempt later = otherReplica().tryAcquireUnlessDecided(name, Duration.ofSeconds(30),
+                OverlapImpact.BROKEN_PROMISE);
+        assertThat(later.isDecided()).isTrue();
+        assertThat(later.lease()).isEmpty();
+        assertThat(lock().remainingTtl(name)).as("a decided lock is not taken").isEmpty();
+    }
+
+    /**
+     * Status queries describe what is held.
+     */
+    @Test
+    public void statusQueriesDescribeWhatIsHeld() {
+        String name = name("status:a");
+        String free = name("status:b");
+        try (LockLease lease = lock().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow()) {
+            assertThat(lock().held(List.of(name, free))).containsExactly(name);
+            assertThat(otherReplica().heldNames(name("status:"))).containsExactly(name);
+            assertThat(otherReplica().holder(name)).isPresent();
+            assertThat(otherReplica().holder(free)).isEmpty();
+            assertThat(lock().remainingTtl(name)).hasValueSatisfying(left ->
+                    assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30)));
+            assertThat(lease.ownerToken()).isNotBlank();
+        }
+    }
+
+    /**
+     * executeLocked runs the task only when the lock is free, and releases it after.
+     */
+    @Test
+    public void executeLockedRunsOnlyWhenTheLockIsFree() {
+        String name = name("task");
+        TaskResult<String> ran = lock().executeLocked(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK,
+                lease -> "done " + lease.fencingToken().value());
+        assertThat(ran.wasExecuted()).isTrue();
+        assertThat(ran.result()).startsWith("done ");
+        try (LockLease held = otherReplica().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK)
+                .orElseThrow()) {
+            TaskResult<String> skipped = lock().executeLocked(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK,
+                    lease -> "ran anyway");
+            assertThat(skipped.wasExecuted()).isFalse();
+            assertThat(held.isValid()).isTrue();
+        }
+        assertThat(lock().remainingTtl(name)).isEmpty();
+    }
+
+    /**
+     * executeLocked interrupts a task whose lock is lost and throws LockLostException.
+     *
+     * @throws Exception if the test fails
+     */
+    @Test
+    public void executeLockedInterruptsATaskWhoseLockIsLost() throws Exception {
+        String name = name("lost-task");
+        AtomicBoolean started = new AtomicBoolean();
+        CompletableFuture<TaskResult<Void>> run = CompletableFuture.supplyAsync(() -> lock().executeLocked(name,
+                Duration.ofMillis(900), OverlapImpact.WASTED_WORK, lease -> {
+                    started.set(true);
+                    TimeUnit.MINUTES.sleep(5); // the interrupt ends it
+                    return null;
+                }));
+        await().atMost(Pauses.DEFAULT_WAIT).untilTrue(started);
+        takeAway(name);
+        passTime(Duration.ofMillis(400));
+        assertThatThrownBy(() -> run.get(Pauses.DEFAULT_WAIT.toSeconds(), TimeUnit.SECONDS))
+                .hasCauseInstanceOf(LockLostException.class);
+    }
+
+    /**
+     * A blocking acquire gets the lock once its holder releases, and gives up after its wait.
+     *
+     * @throws Exception if the test fails
+     */
+    @Test
+    public void aBlockingAcquireGetsTheLockOnceItsHolderReleases() throws Exception {
+        String name = name("wait");
+        LockLease first = lock().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow();
+        CompletableFuture<LockLease> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return otherReplica().acquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK,
+                        Pauses.DEFAULT_WAIT);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(waiting).isNotDone();
+        first.release();
+        LockLease second = waiting.get(Pauses.DEFAULT_WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(second.fencingToken().isNewerThan(first.fencingToken())).isTrue();
+        second.release();
+        try (LockLease held = lock().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow()) {
+            assertThatThrownBy(() -> otherReplica().acquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK,
+                    Duration.ZERO)).isInstanceOf(LockNotAcquiredException.class);
+            assertThat(held.isValid()).isTrue();
+        }
+    }
+
+    /**
+     * Bad names, ttls and a missing impact are refused and touch nothing.
+     */
+    @Test
+    public void badInputIsRefusedAndTouchesNothing() {
+        for (String bad : new String[] {"", " ", "a{b}", "x".repeat(201), "tab\there"}) {
+            assertThatThrownBy(() -> lock().tryAcquire(bad, Duration.ofSeconds(1), OverlapImpact.WASTED_WORK))
+                    .as("name %s", bad).isInstanceOf(IllegalArgumentException.class);
+        }
+        String name = name("bad-ttl");
+        for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofMillis(-1), Duration.ofDays(2)}) {
+            assertThatThrownBy(() -> lock().tryAcquire(name, bad, OverlapImpact.WASTED_WORK))
+                    .as("ttl %s", bad).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> lock().tryAcquire(name, Duration.ofSeconds(1), null))
+                .isInstanceOf(NullPointerException.class);
+        assertThat(lock().remainingTtl(name)).isEmpty();
+    }
+}

@@ -1,0 +1,396 @@
+package io.seatlock.test;
+
+import io.seatlock.lock.AcquireAttempt;
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockNotAcquiredException;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.ReleaseOutcome;
+import io.seatlock.lock.spi.LockSpec;
+import org.jspecify.annotations.Nullable;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link DistributedLock} in memory, on a {@link ManualClock}, for unit tests that should see every edge
+ * without Redis: leases expire when the clock passes their ttl, kept-alive leases are renewed as the clock
+ * advances, a lock taken away ({@link #takeAway}) makes its holder's renewal find it lost and run the
+ * lost-lease callback, busy answers carry the holder's time left, fencing tokens only grow, and decided
+ * markers turn later callers away. It passes the same {@link DistributedLockContract} as the Redis lock.
+ *
+ * <p>Replicas share one store: {@link #replica(String)} is another process's view of the same locks.
+ */
+public final class InMemoryLock implements DistributedLock {
+
+    private final Store store;
+    private final String instanceId;
+
+    /**
+     * A lock with a store of its own.
+     *
+     * @param clock      the clock its leases live on
+     * @param instanceId this replica's name in owner tokens
+     */
+    public InMemoryLock(ManualClock clock, String instanceId) {
+        this(new Store(clock), instanceId);
+        clock.onAdvance(store::tick);
+    }
+
+    private InMemoryLock(Store store, String instanceId) {
+        this.store = store;
+        this.instanceId = instanceId;
+    }
+
+    /**
+     * Another replica on the same store.
+     *
+     * @param otherInstanceId the other replica's name
+     * @return its lock
+     */
+    public InMemoryLock replica(String otherInstanceId) {
+        return new InMemoryLock(store, otherInstanceId);
+    }
+
+    /**
+     * Makes the lock vanish behind its holder's back, as a Redis that lost the key would; a kept-alive
+     * holder finds out at its next renewal (the next {@link ManualClock#advance}).
+     *
+     * @param name the lock's name
+     */
+    public void takeAway(String name) {
+        synchronized (store) {
+            store.locks.remove(name);
+            store.notifyAll();
+        }
+    }
+
+    @Override
+    public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
+        return Optional.ofNullable(store.grant(new LockSpec(name, ttl, impact), instanceId, false).lease);
+    }
+
+    @Override
+    public AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
+        Grant grant = store.grant(new LockSpec(name, ttl, impact), instanceId, true);
+        if (grant.decided) {
+            return AcquireAttempt.alreadyDecided();
+        }
+        return grant.lease != null ? AcquireAttempt.acquired(grant.lease) : AcquireAttempt.busy(grant.busyFor);
+    }
+
+    @Override
+    public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
+            throws InterruptedException {
+        LockSpec spec = new LockSpec(name, ttl, impact);
+        if (maxWait == null || maxWait.isNegative()) {
+            throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
+        }
+        // Waits until released, or until maxWait passes on the manual clock or in real time, whichever is first.
+        long clockDeadline = store.clock.nanos() + maxWait.toNanos();
+        long realDeadline = System.nanoTime() + maxWait.toNanos();
+        synchronized (store) {
+            while (true) {
+                Grant grant = store.grant(spec, instanceId, false);
+                if (grant.lease != null) {
+                    return grant.lease;
+                }
+                long realLeft = realDeadline - System.nanoTime();
+                if (store.clock.nanos() - clockDeadline >= 0 || realLeft <= 0) {
+                    throw new LockNotAcquiredException("lock '" + name + "' was still held by another owner after "
+                            + maxWait);
+                }
+                TimeUnit.NANOSECONDS.timedWait(store, Math.min(realLeft, TimeUnit.MILLISECONDS.toNanos(50)));
+            }
+        }
+    }
+
+    @Override
+    public Optional<Duration> remainingTtl(String name) {
+        LockSpec.requireValidName(name);
+        synchronized (store) {
+            Entry entry = store.live(name);
+            return entry == null ? Optional.empty() : Optional.of(Duration.ofNanos(entry.expiresAt - store.clock.nanos()));
+        }
+    }
+
+    @Override
+    public Optional<String> holder(String name) {
+        LockSpec.requireValidName(name);
+        synchronized (store) {
+            Entry entry = store.live(name);
+            return entry == null ? Optional.empty() : Optional.of(entry.instanceId);
+        }
+    }
+
+    @Override
+    public Set<String> heldNames(String namePrefix) {
+        synchronized (store) {
+            Set<String> names = new HashSet<>();
+            for (String name : new ArrayList<>(store.locks.keySet())) {
+                if (name.startsWith(namePrefix) && store.live(name) != null) {
+                    names.add(name);
+                }
+            }
+            return names;
+        }
+    }
+
+    @Override
+    public Set<String> held(Collection<String> names) {
+        List<String> asked = List.copyOf(names);
+        asked.forEach(LockSpec::requireValidName);
+        synchronized (store) {
+            Set<String> held = new HashSet<>();
+            for (String name : asked) {
+                if (store.live(name) != null) {
+                    held.add(name);
+                }
+            }
+            return held;
+        }
+    }
+
+    private record Entry(String owner, String instanceId, long expiresAt) {
+    }
+
+    private record Grant(@Nullable Lease lease, @Nullable Duration busyFor, boolean decided) {
+    }
+
+    /** The shared state of every replica; its monitor guards everything and is never held around callbacks. */
+    private static final class Store {
+        final ManualClock clock;
+        final Map<String, Entry> locks = new HashMap<>();
+        final Map<String, Long> lastToken = new HashMap<>();
+        final Map<String, Long> decidedUntil = new HashMap<>();
+        final List<Lease> keptAlive = new ArrayList<>();
+
+        Store(ManualClock clock) {
+            this.clock = clock;
+        }
+
+        /** The entry of a lock still within its ttl; an expired one is removed. */
+        @Nullable Entry live(String name) {
+            Entry entry = locks.get(name);
+            if (entry != null && entry.expiresAt - clock.nanos() <= 0) {
+                locks.remove(name);
+                return null;
+            }
+            return entry;
+        }
+
+        synchronized Grant grant(LockSpec spec, String instanceId, boolean unlessDecided) {
+            long now = clock.nanos();
+            if (unlessDecided) {
+                Long until = decidedUntil.get(spec.name());
+                if (until != null && until - now > 0) {
+                    return new Grant(null, null, true);
+                }
+            }
+            Entry holder = live(spec.name());
+            if (holder != null) {
+                return new Grant(null, Duration.ofNanos(holder.expiresAt - now), false);
+            }
+            long token = lastToken.merge(spec.name(), 1L, Long::sum);
+            String owner = UUID.randomUUID() + "@" + instanceId;
+            locks.put(spec.name(), new Entry(owner, instanceId, now + spec.ttl().toNanos()));
+            return new Grant(new Lease(this, spec, owner, new FencingToken(token), now), null, false);
+        }
+
+        /** Runs on every clock advance: renews kept-alive leases still held, and tells the others they are lost. */
+        void tick() {
+            List<Lease> lost = new ArrayList<>();
+            synchronized (this) {
+                for (Lease lease : List.copyOf(keptAlive)) {
+                    if (lease.state != State.HELD) {
+                        keptAlive.remove(lease);
+                        continue;
+                    }
+                    Entry entry = locks.get(lease.spec.name());
+                    if (entry != null && entry.owner.equals(lease.owner)) {
+                        // the watchdog renewed at each third of the ttl while time passed
+                        locks.put(lease.spec.name(), new Entry(entry.owner, entry.instanceId,
+                                clock.nanos() + lease.spec.ttl().toNanos()));
+                        lease.deadline = clock.nanos() + lease.spec.ttl().toNanos();
+                    } else {
+                        lease.state = State.LOST;
+                        keptAlive.remove(lease);
+                        lost.add(lease);
+                    }
+                }
+                notifyAll();
+            }
+            lost.forEach(Lease::runLostCallback); // never under the store's monitor
+        }
+    }
+
+    private enum State { HELD, RELEASED, LOST }
+
+    private static final class Lease implements LockLease {
+        private final Store store;
+        private final LockSpec spec;
+        private final String owner;
+        private final FencingToken token;
+        private volatile long deadline;
+        private volatile State state = State.HELD;
+        private volatile @Nullable Runnable onLost;
+
+        Lease(Store store, LockSpec spec, String owner, FencingToken token, long start) {
+            this.store = store;
+            this.spec = spec;
+            this.owner = owner;
+            this.token = token;
+            this.deadline = start + spec.ttl().toNanos();
+        }
+
+        @Override
+        public String name() {
+            return spec.name();
+        }
+
+        @Override
+        public String ownerToken() {
+            return owner;
+        }
+
+        @Override
+        public FencingToken fencingToken() {
+            return token;
+        }
+
+        @Override
+        public OverlapImpact impact() {
+            return spec.impact();
+        }
+
+        @Override
+        public boolean isValid() {
+            return state == State.HELD && deadline - store.clock.nanos() > 0;
+        }
+
+        @Override
+        public Duration validFor() {
+            return isValid() ? Duration.ofNanos(deadline - store.clock.nanos()) : Duration.ZERO;
+        }
+
+        @Override
+        public boolean renew() {
+            return renew(spec.ttl());
+        }
+
+        @Override
+        public boolean renew(Duration ttl) {
+            LockSpec.requireValidTtl(ttl);
+            if (state == State.RELEASED) {
+                throw new IllegalStateException("lease on '" + spec.name() + "' was released; acquire the lock again");
+            }
+            synchronized (store) {
+                Entry entry = store.live(spec.name());
+                if (state == State.HELD && entry != null && entry.owner.equals(owner)) {
+                    long now = store.clock.nanos();
+                    store.locks.put(spec.name(), new Entry(owner, entry.instanceId, now + ttl.toNanos()));
+                    deadline = now + ttl.toNanos();
+                    return true;
+                }
+                state = State.LOST;
+                return false;
+            }
+        }
+
+        @Override
+        public LockLease keepAlive(Runnable callback) {
+            synchronized (store) {
+                if (state != State.HELD) {
+                    throw new IllegalStateException("lease on '" + spec.name() + "' is " + state.name().toLowerCase());
+                }
+                if (onLost != null) {
+                    throw new IllegalStateException("lease on '" + spec.name() + "' is already kept alive");
+                }
+                onLost = callback;
+                store.keptAlive.add(this);
+            }
+            return this;
+        }
+
+        void runLostCallback() {
+            Runnable callback = onLost;
+            if (callback != null) {
+                callback.run();
+            }
+        }
+
+        @Override
+        public boolean isKeptAlive() {
+            return onLost != null && state == State.HELD;
+        }
+
+        @Override
+        public boolean isLost() {
+            return state == State.LOST;
+        }
+
+        @Override
+        public ReleaseOutcome release() {
+            return end(null, null);
+        }
+
+        @Override
+        public ReleaseOutcome releaseDecided(Duration keepMarkerFor) {
+            if (keepMarkerFor == null || keepMarkerFor.toMillis() < 1) {
+                throw new IllegalArgumentException("the decided marker must be kept at least 1 ms, was " + keepMarkerFor);
+            }
+            return end(null, keepMarkerFor);
+        }
+
+        @Override
+        public ReleaseOutcome releaseAfter(Duration keepFor) {
+            return end(keepFor == null || keepFor.toMillis() < 1 ? null : keepFor, null);
+        }
+
+        private ReleaseOutcome end(@Nullable Duration keepFor, @Nullable Duration decidedFor) {
+            synchronized (store) {
+                State before = state;
+                if (before == State.RELEASED) {
+                    return ReleaseOutcome.ALREADY_RELEASED;
+                }
+                state = State.RELEASED;
+                store.keptAlive.remove(this);
+                long now = store.clock.nanos();
+                if (decidedFor != null) {
+                    store.decidedUntil.put(spec.name(), now + decidedFor.toNanos());
+                }
+                Entry entry = store.live(spec.name());
+                boolean ours = entry != null && entry.owner.equals(owner);
+                if (ours) {
+                    if (keepFor != null) {
+                        store.locks.put(spec.name(), new Entry(owner, entry.instanceId, now + keepFor.toNanos()));
+                    } else {
+                        store.locks.remove(spec.name());
+                    }
+                    store.notifyAll();
+                }
+                return before == State.LOST || !ours ? ReleaseOutcome.LOST : ReleaseOutcome.RELEASED;
+            }
+        }
+
+        @Override
+        public void close() {
+            release();
+        }
+
+        @Override
+        public String toString() {
+            return "LockLease[" + spec.name() + ", token " + token + ", " + state.name().toLowerCase() + "]";
+        }
+    }
+}

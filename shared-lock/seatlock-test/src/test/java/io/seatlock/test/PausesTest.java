@@ -1,0 +1,52 @@
+package io.seatlock.test;
+
+import io.seatlock.lock.Checkpoint;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.OverlapImpact;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class PausesTest {
+
+    @RegisterExtension
+    final Pauses pauses = new Pauses();
+
+    @Test
+    void aCheckpointNobodyHoldsIsPassedAtOnce() {
+        Checkpoint.reach("nobody-holds-this"); // no handler at all
+        pauses.holdFirst("something-else");
+        Checkpoint.reach("nobody-holds-this"); // a handler, but not for this name
+    }
+
+    @Test
+    void theFirstThreadIsHeldPastItsLeaseWhileALaterOnePasses() throws Exception {
+        ManualClock clock = new ManualClock();
+        InMemoryLock a = new InMemoryLock(clock, "a");
+        InMemoryLock b = a.replica("b");
+        Pause beforeWrite = pauses.holdFirst("write");
+
+        CompletableFuture<Boolean> aWrote = CompletableFuture.supplyAsync(() -> {
+            LockLease lease = a.tryAcquire("seat:14C", Duration.ofSeconds(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+            Checkpoint.reach("write");
+            return lease.isValid();
+        });
+        Thread held = beforeWrite.awaitArrival();
+        await().atMost(Duration.ofSeconds(10)).until(() -> held.getState() == Thread.State.WAITING
+                || held.getState() == Thread.State.TIMED_WAITING);
+        clock.advance(Duration.ofSeconds(2));
+        Pauses.awaitExpired(a, "seat:14C");
+        assertThat(b.tryAcquire("seat:14C", Duration.ofSeconds(1), OverlapImpact.BROKEN_PROMISE)).isPresent();
+        Checkpoint.reach("write"); // the competitor passes the same checkpoint
+        assertThat(aWrote).isNotDone();
+
+        beforeWrite.open();
+        assertThat(aWrote.get(10, TimeUnit.SECONDS)).as("A wakes with a lease it no longer holds").isFalse();
+    }
+}
