@@ -1,5 +1,7 @@
 package example;
 
+import io.seatlock.test.WriteHistory;
+import io.seatlock.test.WriteHistory.Outcome;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.lock.fencing.PostgresFence;
@@ -66,7 +68,10 @@ class ExampleLeaderElectionTest {
         ConfigurableApplicationContext first = two.stream().filter(c -> election(c).isLeader()).findFirst().orElseThrow();
         ConfigurableApplicationContext second = two.get(two.indexOf(first) == 0 ? 1 : 0);
         FencingToken oldEpoch = election(first).epoch().orElseThrow();
+        WriteHistory history = new WriteHistory().sequence("ledger");
+        WriteHistory.Attempt firstWrite = history.attempt(election(first).candidate(), "ledger", oldEpoch.value());
         assertThat(write(first, election(first))).contains(oldEpoch.value());
+        firstWrite.told(Outcome.CONFIRMED, "written");
         assertThat(write(second, election(second))).as("a non-leader writes nothing").isEmpty();
 
         election(first).yieldLeadership();
@@ -74,7 +79,10 @@ class ExampleLeaderElectionTest {
         ConfigurableApplicationContext now = election(second).isLeader() ? second : first;
         FencingToken newEpoch = election(now).epoch().orElseThrow();
         assertThat(newEpoch.isNewerThan(oldEpoch)).isTrue();
+        WriteHistory.Attempt newWrite = history.attempt(election(now).candidate(), "ledger", newEpoch.value());
         assertThat(write(now, election(now))).contains(newEpoch.value());
+        newWrite.told(Outcome.CONFIRMED, "written");
+        WriteHistory.Attempt staleWrite = history.attempt(election(first).candidate(), "ledger", oldEpoch.value());
 
         // The old leader paused after reading its epoch and writes now: storage refuses it.
         JdbcTemplate jdbc = first.getBean(JdbcTemplate.class);
@@ -82,6 +90,11 @@ class ExampleLeaderElectionTest {
             first.getBean(PostgresFence.class).admit(c, election(first).lockName(), oldEpoch);
             return null;
         })).isInstanceOf(StaleFencingTokenException.class);
+        staleWrite.told(Outcome.REJECTED, "StaleFencingTokenException");
+        JdbcTemplate storage = new JdbcTemplate(servers.dataSource());
+        history.stored("ledger", storage.query("SELECT holder, epoch FROM example_leader_writes ORDER BY id",
+                (rs, i) -> WriteHistory.write(rs.getString(1), rs.getLong(2))).toArray(WriteHistory.Write[]::new));
+        history.verify();
         assertThat(new JdbcTemplate(servers.dataSource())
                 .queryForList("SELECT epoch FROM example_leader_writes ORDER BY id", Long.class))
                 .containsExactly(oldEpoch.value(), newEpoch.value());

@@ -1,5 +1,6 @@
 package example;
 
+import io.seatlock.test.WriteHistory;
 import io.seatlock.lock.slots.JobSlots;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.AfterEach;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import static io.seatlock.test.WriteHistory.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -45,6 +47,13 @@ class ExampleOncePerSlotTest {
         assertThat(ticks).allSatisfy(slot -> assertThat(slot.toInstant().getNano()).isZero());
         assertThat(db.queryForList("SELECT DISTINCT runner FROM job_runs", String.class))
                 .isSubsetOf("replica-a", "replica-b");
+        // The kit's checker: one effective runner per slot, and the one the slot record names.
+        WriteHistory history = new WriteHistory();
+        for (Timestamp slot : ticks) {
+            List<String> workers = db.queryForList("SELECT runner FROM example_ticks WHERE slot = ?", String.class, slot);
+            history.stored("tick@" + slot.toInstant(), workers.stream().map(r -> write(r, 0)).toArray(WriteHistory.Write[]::new));
+        }
+        history.verify();
 
         JobSlots slots = new JobSlots(db, "late-replica");
         Instant done = ticks.get(0).toInstant();

@@ -42,7 +42,7 @@ class BookingApiTest {
     static void start() {
         mail.start();
         // The relay is parked so that every PostgreSQL connection checkout is a request's own.
-        app = SeatsReplica.start("api", servers, mail.getSmtp().getPort(), null, Map.of("seats.relay.interval", "1h"));
+        app = SeatsReplica.start("api", servers, mail.getSmtp().getPort(), Map.of("seats.relay.interval", "1h"));
     }
 
     @AfterAll
@@ -234,7 +234,7 @@ class BookingApiTest {
     @Test
     void withRedisDownThePostgresRefereeDecidesAlone() throws Exception {
         try (FaultProxy redis = new FaultProxy(servers.redis().host(), servers.redis().port());
-             SeatsReplica noBouncer = SeatsReplica.start("no-bouncer", servers, mail.getSmtp().getPort(), null,
+             SeatsReplica noBouncer = SeatsReplica.start("no-bouncer", servers, mail.getSmtp().getPort(),
                      Map.of("spring.data.redis.port", Integer.toString(redis.port()),
                              "seatlock.lock.command-timeout", "300ms"))) {
             redis.down();
@@ -253,7 +253,7 @@ class BookingApiTest {
     @Test
     void withPostgresDownBookingIs503AndNothingIsConfirmed() throws Exception {
         try (FaultProxy pg = new FaultProxy(servers.postgres().host(), servers.postgres().port());
-             SeatsReplica noDb = SeatsReplica.start("no-db", servers, mail.getSmtp().getPort(), null,
+             SeatsReplica noDb = SeatsReplica.start("no-db", servers, mail.getSmtp().getPort(),
                      Map.of("spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + servers.database(),
                              "spring.datasource.hikari.connection-timeout", "1000"))) {
             pg.down();

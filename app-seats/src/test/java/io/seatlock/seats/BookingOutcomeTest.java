@@ -35,7 +35,7 @@ class BookingOutcomeTest {
     void aBookingWhoseCommitReplyIsLostIsUnknownAndItsRetryFindsIt() throws Exception {
         JdbcTemplate db = new JdbcTemplate(servers.dataSource());
         try (FaultProxy postgres = new FaultProxy(servers.postgres().host(), servers.postgres().port());
-             SeatsReplica app = SeatsReplica.start("commit-cut", servers, 1, null, Map.of(
+             SeatsReplica app = SeatsReplica.start("commit-cut", servers, 1, Map.of(
                      "spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/" + servers.database(),
                      "seats.relay.interval", "1h"))) {
             postgres.cutAfterCommitFollowing("INSERT INTO email_outbox");
@@ -105,7 +105,7 @@ class BookingOutcomeTest {
         JdbcTemplate db = new JdbcTemplate(servers.dataSource());
         WebDriver browser = HeadlessChromium.open(Viewport.DESKTOP);
         try (FaultProxy postgres = new FaultProxy(servers.postgres().host(), servers.postgres().port());
-             SeatsReplica app = SeatsReplica.start("commit-cut-page", servers, 1, null, Map.of(
+             SeatsReplica app = SeatsReplica.start("commit-cut-page", servers, 1, Map.of(
                      "spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/" + servers.database(),
                      "seats.relay.interval", "1h"))) {
             WebDriverWait wait = bookThroughACutCommit(browser, postgres, app, "9F", "Ada", "ada@example.com", false);
@@ -141,7 +141,7 @@ class BookingOutcomeTest {
         JdbcTemplate db = new JdbcTemplate(servers.dataSource());
         WebDriver browser = HeadlessChromium.open(Viewport.DESKTOP);
         try (FaultProxy postgres = new FaultProxy(servers.postgres().host(), servers.postgres().port());
-             SeatsReplica app = SeatsReplica.start("commit-cut-resolve", servers, 1, null, Map.of(
+             SeatsReplica app = SeatsReplica.start("commit-cut-resolve", servers, 1, Map.of(
                      "spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/" + servers.database(),
                      "seats.relay.interval", "1h"))) {
             WebDriverWait wait = bookThroughACutCommit(browser, postgres, app, "9G", "Bea", "bea@example.com", true);

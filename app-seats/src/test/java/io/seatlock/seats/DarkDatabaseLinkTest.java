@@ -41,8 +41,8 @@ class DarkDatabaseLinkTest {
         try (FaultProxy link = new FaultProxy(servers.postgres().host(), servers.postgres().port())) {
             viaProxy.put("spring.datasource.url",
                     "jdbc:postgresql://127.0.0.1:" + link.port() + "/" + servers.database());
-            try (SeatsReplica a = SeatsReplica.start("dark-a", servers, 1, null, viaProxy);
-                 SeatsReplica b = SeatsReplica.start("healthy-b", servers, 1, null, TIMEOUTS)) {
+            try (SeatsReplica a = SeatsReplica.start("dark-a", servers, 1, viaProxy);
+                 SeatsReplica b = SeatsReplica.start("healthy-b", servers, 1, TIMEOUTS)) {
                 link.blackholeAfterClientSends("INSERT INTO email_outbox"); // the seat's row is locked by then
                         CompletableFuture<HttpResponse<String>> lena = CompletableFuture.supplyAsync(
                         () -> a.book("concert", "12F", "lena@example.com", "Lena"));

@@ -38,8 +38,8 @@ class OnSaleConcurrencyTest {
     @BeforeAll
     static void start() {
         mail.start();
-        a = SeatsReplica.start("server-a", servers, mail.getSmtp().getPort(), null, Map.of());
-        b = SeatsReplica.start("server-b", servers, mail.getSmtp().getPort(), null, Map.of());
+        a = SeatsReplica.start("server-a", servers, mail.getSmtp().getPort(), Map.of());
+        b = SeatsReplica.start("server-b", servers, mail.getSmtp().getPort(), Map.of());
     }
 
     @AfterAll

@@ -31,7 +31,7 @@ class OpenApiDocumentTest {
 
     @BeforeAll
     static void start() {
-        app = SeatsReplica.start("openapi", servers, 1, null, Map.of());
+        app = SeatsReplica.start("openapi", servers, 1, Map.of());
     }
 
     @AfterAll

@@ -45,7 +45,7 @@ class SeatMapBrowserTest {
     @BeforeAll
     static void start() {
         mail.start();
-        app = SeatsReplica.start("browser", servers, mail.getSmtp().getPort(), null, Map.of());
+        app = SeatsReplica.start("browser", servers, mail.getSmtp().getPort(), Map.of());
         db = new SeatsDatabase(servers);
     }
 

@@ -45,7 +45,7 @@ class SeatMapCostTest {
             assertThat(populated).isEqualTo("OK");
             long keys = redis.server().with(r -> r.dbsize());
             assertThat(keys).isGreaterThanOrEqualTo(1_000_000L);
-            try (SeatsReplica app = SeatsReplica.start("map", servers, 1, null, Map.of(
+            try (SeatsReplica app = SeatsReplica.start("map", servers, 1, Map.of(
                     "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
                  RedisLockClient someoneElse = RedisLockClient.standalone(RedisURI.create("127.0.0.1", redis.port()),
                          Duration.ofSeconds(2),

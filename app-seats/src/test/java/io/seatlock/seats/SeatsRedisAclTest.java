@@ -28,7 +28,7 @@ class SeatsRedisAclTest {
         try (OwnedRedis redis = new OwnedRedis()) {
             DocumentedAcl.apply(redis.server());
             String user = DocumentedAcl.setUserArguments().get(0);
-            try (SeatsReplica app = SeatsReplica.start("acl", servers, 1, null, Map.of(
+            try (SeatsReplica app = SeatsReplica.start("acl", servers, 1, Map.of(
                     "spring.data.redis.port", Integer.toString(redis.port()),
                     "spring.data.redis.username", user,
                     "spring.data.redis.password", DocumentedAcl.password(),

@@ -47,7 +47,7 @@ class SeatsRedisTopologyTest {
         Map<String, String> extra = new java.util.HashMap<>(topology);
         extra.put("seats.relay.interval", "1h");
         extra.put("management.endpoint.health.show-details", "always");
-        try (SeatsReplica app = SeatsReplica.start("topology", servers, 1, null, extra)) {
+        try (SeatsReplica app = SeatsReplica.start("topology", servers, 1, extra)) {
             HttpResponse<String> health = app.get("/actuator/health");
             assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
             JsonNode components = JsonMapper.shared().readTree(health.body()).get("components");

@@ -2,7 +2,6 @@ package io.seatlock.seats;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.localservers.IsolatedServers;
-import io.seatlock.seats.booking.SeatWriteHook;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -29,15 +28,14 @@ public final class SeatsReplica implements AutoCloseable {
         this.port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
     }
 
-    public static SeatsReplica start(String name, IsolatedServers servers, int smtpPort, SeatWriteHook hook,
-                                     Map<String, String> extra, String... profiles) {
-        return startWith(name, servers, smtpPort,
-                hook == null ? null : c -> c.registerBean(SeatWriteHook.class, () -> hook), extra, profiles);
+    public static SeatsReplica start(String name, IsolatedServers servers, int smtpPort, Map<String, String> extra,
+                                     String... profiles) {
+        return startWith(name, servers, smtpPort, null, extra, profiles);
     }
 
     /**
-     * As above, with beans of the test's own registered first: a pause hook, a mail sender that injects a
-     * fault, or {@link UnguardedReferee#STATEMENTS}.
+     * As above, with beans of the test's own registered first: a mail sender that injects a fault, or
+     * {@link UnguardedReferee#STATEMENTS}.
      */
     public static SeatsReplica startWith(String name, IsolatedServers servers, int smtpPort,
                                          Consumer<GenericApplicationContext> testBeans, Map<String, String> extra,

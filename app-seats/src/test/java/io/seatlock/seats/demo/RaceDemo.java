@@ -7,10 +7,12 @@ import io.seatlock.localservers.RedisServer;
 import io.seatlock.seats.SeatsApplication;
 import io.seatlock.seats.booking.BookingRequest;
 import io.seatlock.seats.booking.SeatId;
-import io.seatlock.seats.booking.SeatWriteHook;
+import io.seatlock.seats.booking.BookingService;
+import io.seatlock.test.Pause;
+import io.seatlock.test.Pauses;
+import io.seatlock.lock.DistributedLock;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import java.net.URI;
@@ -18,9 +20,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Replays the 14C story with two app instances in one JVM and prints its timeline: A locks 14C and
@@ -45,33 +45,26 @@ public final class RaceDemo {
         pg.dropDatabase(database);
         pg.ensureDatabase(database);
 
-        CountDownLatch aSawFree = new CountDownLatch(1);
-        CountDownLatch wakeA = new CountDownLatch(1);
-        AtomicLong pausedAt = new AtomicLong();
-        SeatWriteHook gcPause = (seat, request) -> {
-            say("A: %s looks free; A stalls right before its write, as a long GC pause or a frozen VM would,"
-                    + " until its %s lease has run out and B has booked", seat.seat(), HOLD_TTL);
-            pausedAt.set(System.nanoTime());
-            aSawFree.countDown();
-            await(wakeA);
-        };
-        try (ConfigurableApplicationContext a = start("server-a", pg, redis, database, prefix, gcPause);
-             ConfigurableApplicationContext b = start("server-b", pg, redis, database, prefix, null)) {
+        try (Pauses pauses = new Pauses();
+             ConfigurableApplicationContext a = start("server-a", pg, redis, database, prefix);
+             ConfigurableApplicationContext b = start("server-b", pg, redis, database, prefix)) {
+            Pause gcPause = pauses.holdFirst(BookingService.BEFORE_SEAT_WRITE);
             say("A and B are up on ports %s and %s; a seat's lock lasts %s", port(a), port(b), HOLD_TTL);
             CompletableFuture<HttpResponse<String>> lena = CompletableFuture.supplyAsync(
                     () -> book(a, "lena@example.com", "Lena"));
-            await(aSawFree);
+            gcPause.awaitArrival();
+            long pausedAt = System.nanoTime();
+            say("A: 14C looks free; A stalls right before its write, as a long GC pause or a frozen VM would,"
+                    + " until its %s lease has run out and B has booked", HOLD_TTL);
             String lockKey = new RedisKeys(prefix).lock(new SeatId("concert", "14C").lockName());
             say("Redis: A holds %s (owner %s)", lockKey, redis.with(r -> r.get(lockKey)));
-            while (redis.with(r -> r.exists(lockKey)) == 1) {
-                Thread.sleep(20);
-            }
+            Pauses.awaitExpired(a.getBean(DistributedLock.class), new SeatId("concert", "14C").lockName());
             say("Redis: A's lock has expired while A is still paused");
             HttpResponse<String> omar = book(b, "omar@example.com", "Omar");
             say("B: books 14C for Omar -> %d %s", omar.statusCode(), omar.body());
-            wakeA.countDown();
+            gcPause.open();
             say("A: wakes up after %d ms paused (its lease was %s) and writes 14C for Lena ...",
-                    (System.nanoTime() - pausedAt.get()) / 1_000_000, HOLD_TTL);
+                    (System.nanoTime() - pausedAt) / 1_000_000, HOLD_TTL);
             HttpResponse<String> late = lena.get(10, TimeUnit.SECONDS);
             say("A: -> %d %s", late.statusCode(), late.body());
 
@@ -88,11 +81,8 @@ public final class RaceDemo {
     }
 
     private static ConfigurableApplicationContext start(String name, PostgresServer pg, RedisServer redis,
-                                                        String database, String prefix, SeatWriteHook hook) {
+                                                        String database, String prefix) {
         SpringApplicationBuilder builder = new SpringApplicationBuilder(SeatsApplication.class).logStartupInfo(false);
-        if (hook != null) {
-            builder.initializers(c -> ((GenericApplicationContext) c).registerBean(SeatWriteHook.class, () -> hook));
-        }
         return builder.run("--server.port=0", "--seats.hold-ttl=" + HOLD_TTL, "--seatlock.lock.instance-id=" + name,
                 "--seatlock.lock.key-prefix=" + prefix, "--spring.datasource.url=" + pg.jdbcUrl(database),
                 "--spring.datasource.username=" + pg.user(), "--spring.datasource.password=" + pg.password(),
@@ -117,14 +107,6 @@ public final class RaceDemo {
 
     private static String port(ConfigurableApplicationContext app) {
         return app.getEnvironment().getProperty("local.server.port");
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static void say(String format, Object... args) {

@@ -1,6 +1,5 @@
 package io.seatlock.seats.faults;
 
-import io.seatlock.lock.redis.RedisKeys;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -13,7 +12,10 @@ import io.seatlock.seats.UnguardedReferee;
 import io.seatlock.seats.booking.RefereeStatements;
 import io.seatlock.seats.SeatsDatabase;
 import io.seatlock.seats.SeatsReplica;
-import io.seatlock.seats.booking.SeatWriteHook;
+import io.seatlock.seats.booking.BookingService;
+import io.seatlock.test.Pause;
+import io.seatlock.test.Pauses;
+import io.seatlock.lock.DistributedLock;
 import jakarta.mail.internet.MimeMessage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -56,6 +57,9 @@ class BookingFaultIT {
     @RegisterExtension
     static final IsolatedServers servers = new IsolatedServers("BookingFaultIT");
 
+    @RegisterExtension
+    final Pauses pauses = new Pauses();
+
     private static final int OPS = 300;
     private static final long SEED = Long.getLong("faults.seed", System.nanoTime());
     private static final GreenMail mail = new GreenMail(ServerSetupTest.SMTP.dynamicPort());
@@ -74,8 +78,8 @@ class BookingFaultIT {
         mail.start();
         redis = new OwnedRedis();
         redisProxy = new FaultProxy("127.0.0.1", redis.port());
-        a = SeatsReplica.start("fault-a", servers, mail.getSmtp().getPort(), null, appProperties());
-        b = SeatsReplica.start("fault-b", servers, mail.getSmtp().getPort(), null, appProperties());
+        a = SeatsReplica.start("fault-a", servers, mail.getSmtp().getPort(), appProperties());
+        b = SeatsReplica.start("fault-b", servers, mail.getSmtp().getPort(), appProperties());
     }
 
     private static Map<String, String> appProperties() {
@@ -132,33 +136,19 @@ class BookingFaultIT {
     @Test
     void theCheckerCatchesTheLockAloneDoubleBooking() throws Exception {
         // The deliberately broken variant: no conditional write, and a holder stalled past its lease.
-        CountDownLatch stalled = new CountDownLatch(1);
-        CountDownLatch wake = new CountDownLatch(1);
-        AtomicBoolean first = new AtomicBoolean(true);
-        SeatWriteHook stallFirstWriter = (seat, request) -> {
-            if (first.getAndSet(false)) {
-                stalled.countDown();
-                try {
-                    wake.await(20, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        Pause stallFirstWriter = pauses.holdFirst(BookingService.BEFORE_SEAT_WRITE);
         Map<String, String> props = new HashMap<>(appProperties());
         Set<String> seats = Set.of("20T");
         BookingHistory history = new BookingHistory();
         try (SeatsReplica broken = SeatsReplica.startWith("broken", servers, mail.getSmtp().getPort(), c -> {
-            c.registerBean(SeatWriteHook.class, () -> stallFirstWriter);
             c.registerBean(RefereeStatements.class, () -> UnguardedReferee.STATEMENTS);
         }, props)) {
             ExecutorService pool = Executors.newSingleThreadExecutor();
             Future<?> lena = pool.submit(() -> book(history, port(broken), "20T", "broken-lena@example.com"));
-            assertThat(stalled.await(10, TimeUnit.SECONDS)).isTrue();
-            await().atMost(Duration.ofSeconds(5)).until(() ->
-                    redis.server().with(r -> r.exists(new RedisKeys(servers.keyPrefix()).lock("seat:concert:20T"))) == 0);
+            stallFirstWriter.awaitArrival();
+            Pauses.awaitExpired(broken.context().getBean(DistributedLock.class), "seat:concert:20T");
             book(history, port(broken), "20T", "broken-omar@example.com");
-            wake.countDown();
+            stallFirstWriter.open();
             lena.get(10, TimeUnit.SECONDS);
             pool.shutdown();
             await().atMost(Duration.ofSeconds(20)).until(db::outboxDrained);

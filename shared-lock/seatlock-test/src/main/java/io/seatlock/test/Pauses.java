@@ -29,9 +29,9 @@ import static org.awaitility.Awaitility.await;
  * beforeWrite.open();                                   // A wakes and writes: your storage must refuse it
  * }</pre>
  *
- * After each test every pause is opened and the handler removed, so no thread stays held.
+ * After each test (or on {@link #close()}) every pause is opened and the handler removed, so no thread stays held.
  */
-public final class Pauses implements AfterEachCallback {
+public final class Pauses implements AfterEachCallback, AutoCloseable {
 
     /** How long the waits of this kit wait at most unless told otherwise; generous for a busy machine. */
     public static final Duration DEFAULT_WAIT = Duration.ofSeconds(30);
@@ -81,14 +81,30 @@ public final class Pauses implements AfterEachCallback {
         }
     }
 
+    /**
+     * Opens every pause after each test.
+     *
+     * @param context the test's context
+     */
     @Override
-    public void afterEach(ExtensionContext context) throws Exception {
+    public void afterEach(ExtensionContext context) {
+        close();
+    }
+
+    /** Opens every pause and removes the handler; for use outside JUnit (a demo, a main method). */
+    @Override
+    public void close() {
         pauses.values().forEach(Pause::open);
         pauses.clear();
         synchronized (this) {
-            if (registration != null) {
-                registration.close();
-                registration = null;
+            AutoCloseable installed = registration;
+            registration = null;
+            if (installed != null) {
+                try {
+                    installed.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not remove the checkpoint handler", e);
+                }
             }
         }
     }
