@@ -110,6 +110,13 @@ class OutsideProjectsIT {
         assertThat(compared).as("jars, sources and javadoc jars compared").isEqualTo(modules.size() * 3);
     }
 
+    @Test
+    void anAppTestsItsOwnWritesWithTheKitGuardedPassesAndUnguardedIsCaught() {
+        String output = build("own-writes", Map.of());
+        // three stories (14C, a scheduled capture, a leader's write), each guarded and unguarded
+        assertThat(output).contains("Tests run: 6, Failures: 0, Errors: 0");
+    }
+
     private List<String> keysLeft() {
         return servers.redis().with(r -> r.keys(servers.keyPrefix() + "lock:*"));
     }
