@@ -6,7 +6,6 @@ import io.seatlock.jobs.payments.PaymentCapture;
 import io.seatlock.lock.autoconfigure.LocksEndpoint;
 import io.seatlock.lock.leader.LeaderElection;
 import io.seatlock.lock.leader.LeaderElections;
-import io.seatlock.jobs.leader.LeaderLedger;
 import io.seatlock.jobs.stock.StockReservations;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.StaleFencingTokenException;
@@ -167,8 +166,8 @@ class JobsReplicasTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> candidates.stream().filter(LeaderElection::isLeader).count() == 1);
         LeaderElection oldLeader = candidates.stream().filter(LeaderElection::isLeader).findFirst().orElseThrow();
         FencingToken oldEpoch = oldLeader.epoch().orElseThrow();
-        LeaderLedger ledger = replicas.get(candidates.indexOf(oldLeader)).getBean(LeaderLedger.class);
-        ledger.record("jobs", oldEpoch, oldLeader.candidate(), "before the pause");
+        ConfigurableApplicationContext oldReplica = replicas.get(candidates.indexOf(oldLeader));
+        PausedLeader.write(oldReplica, "jobs", oldEpoch, oldLeader.candidate(), "before the pause");
 
         // The leader stalls past its lease: the lock vanishes behind its back (as it would by expiry).
         servers.redis().with(r -> r.del(new RedisKeys(servers.keyPrefix()).lock("leader:jobs")));
@@ -180,10 +179,11 @@ class JobsReplicasTest {
         LeaderElection newLeader = candidates.stream().filter(c -> c != oldLeader && c.isLeader()).findFirst().orElseThrow();
         FencingToken newEpoch = newLeader.epoch().orElseThrow();
         assertThat(newEpoch.isNewerThan(oldEpoch)).isTrue();
-        replicas.get(candidates.indexOf(newLeader)).getBean(LeaderLedger.class)
-                .record("jobs", newEpoch, newLeader.candidate(), "new term");
+        PausedLeader.write(replicas.get(candidates.indexOf(newLeader)), "jobs", newEpoch, newLeader.candidate(),
+                "new term");
 
-        assertThatThrownBy(() -> ledger.record("jobs", oldEpoch, oldLeader.candidate(), "late write from the old term"))
+        assertThatThrownBy(() -> PausedLeader.write(oldReplica, "jobs", oldEpoch, oldLeader.candidate(),
+                "late write from the old term"))
                 .isInstanceOf(StaleFencingTokenException.class);
         assertThat(db.sql("SELECT count(*) FROM leader_actions WHERE action = 'late write from the old term'")
                 .query(Long.class).single()).isZero();

@@ -1,6 +1,5 @@
 package io.seatlock.jobs;
 
-import io.seatlock.jobs.leader.LeaderLedger;
 import io.seatlock.localservers.HeadlessChromium;
 import io.seatlock.localservers.HeadlessChromium.Viewport;
 import io.seatlock.localservers.IsolatedServers;
@@ -139,11 +138,10 @@ class OperationsPageBrowserTest {
         WebDriver phone = HeadlessChromium.open(Viewport.PHONE);
         try {
             // As a leader of a long-gone epoch would, waking up: storage has seen newer epochs since.
-            LeaderLedger ledger = second.getBean(LeaderLedger.class);
             JdbcClient db = JdbcClient.create(servers.dataSource());
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() ->
                     db.sql("SELECT count(*) FROM lock_fences WHERE resource = 'leader:jobs'").query(Long.class).single() == 1);
-            assertThatThrownBy(() -> ledger.record("jobs", new FencingToken(1), "paused-leader", "late write"))
+            assertThatThrownBy(() -> PausedLeader.write(second, "jobs", new FencingToken(1), "paused-leader", "late write"))
                     .isInstanceOf(StaleFencingTokenException.class);
             assertThat(db.sql("SELECT count(*) FROM leader_actions WHERE holder = 'paused-leader'")
                     .query(Long.class).single()).isZero();

@@ -31,16 +31,6 @@ public class LeaderLedger {
                 epoch -> insert(election.group(), epoch, election.candidate(), action)).orElse(false));
     }
 
-    /** Records {@code action} under a given epoch, as a leader that paused after reading its epoch would. */
-    @Transactional
-    public void record(String group, FencingToken epoch, String holder, String action) {
-        jdbc.execute((ConnectionCallback<Void>) c -> {
-            fence.admit(c, LeaderElection.lockNameOf(group), epoch);
-            return null;
-        });
-        insert(group, epoch, holder, action);
-    }
-
     private boolean insert(String group, FencingToken epoch, String holder, String action) {
         return jdbc.update("INSERT INTO leader_actions (group_name, epoch, holder, action) VALUES (?, ?, ?, ?)", group,
                 epoch.value(), holder, action) == 1;

@@ -8,7 +8,7 @@ import io.seatlock.jobs.payments.PaymentCapture;
 import io.seatlock.lock.leader.Candidate;
 import io.seatlock.lock.leader.LeaderElection;
 import io.seatlock.lock.leader.LeaderElections;
-import io.seatlock.jobs.leader.LeaderLedger;
+import io.seatlock.jobs.PausedLeader;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.localservers.ChildJvm;
@@ -166,7 +166,6 @@ class JobsFaultIT {
                 return null;
             }));
             LeaderElection election = replica.getBean(LeaderElections.class).get("jobs");
-            LeaderLedger ledger = replica.getBean(LeaderLedger.class);
             work.add(pool.submit(() -> {
                 FencingToken lastEpoch = null;
                 for (int i = 0; i < 150; i++) {
@@ -176,7 +175,7 @@ class JobsFaultIT {
                         lastEpoch = epoch;
                         String write = epoch.value() + "|" + election.candidate() + "|tick-" + i;
                         try {
-                            ledger.record("jobs", epoch, election.candidate(), "tick-" + i);
+                            PausedLeader.write(replica, "jobs", epoch, election.candidate(), "tick-" + i);
                             accepted.add(write);
                         } catch (StaleFencingTokenException e) {
                             rejected.add(write);
@@ -251,7 +250,6 @@ class JobsFaultIT {
                         }
                     })) {
                 rival.start();
-                LeaderLedger ledger = replicas.get(0).getBean(LeaderLedger.class);
                 child.pause();
                 long pausedAt = System.nanoTime();
                 await().atMost(Duration.ofSeconds(3)).until(rival::isLeader);
@@ -259,7 +257,7 @@ class JobsFaultIT {
                 FencingToken newEpoch = rival.epoch().orElseThrow();
                 // Resume first: the child may have been stopped inside its own fenced transaction, holding the fence row.
                 child.resume();
-                ledger.record("paused", newEpoch, "rival", "rebalance");
+                PausedLeader.write(replicas.get(0), "paused", newEpoch, "rival", "rebalance");
 
                 // The child wakes up: whatever it writes with its old epoch must be refused, and it must step down.
                 HttpClient http = HttpClient.newHttpClient();
@@ -267,7 +265,7 @@ class JobsFaultIT {
                                 "http://127.0.0.1:" + child.port() + "/actuator/locks")).build(),
                         HttpResponse.BodyHandlers.ofString()).body().matches(
                         "(?s).*\\{\"group\":\"paused\",\"candidate\":\"paused-child\",\"thisReplicaLeads\":false.*"));
-                ledger.record("paused", newEpoch, "rival", "still leading");
+                PausedLeader.write(replicas.get(0), "paused", newEpoch, "rival", "still leading");
 
                 assertThat(takeoverMillis).as("a new leader within lease + retry (+ slack for a busy machine)").isLessThan(1000 + 100 + 1500);
                 assertThat(db.sql("""

@@ -3,6 +3,7 @@ package io.seatlock.test;
 import io.seatlock.lock.Checkpoint;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.spi.CheckpointHandlers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,10 +20,17 @@ class PausesTest {
     final Pauses pauses = new Pauses();
 
     @Test
-    void aCheckpointNobodyHoldsIsPassedAtOnce() {
-        Checkpoint.reach("nobody-holds-this"); // no handler at all
-        pauses.holdFirst("something-else");
-        Checkpoint.reach("nobody-holds-this"); // a handler, but not for this name
+    void aCheckpointNobodyHoldsIsPassedAtOnce() throws Exception {
+        assertThat(CheckpointHandlers.current()).as("production: nothing registered").isNull();
+        assertThat(CompletableFuture.runAsync(() -> Checkpoint.reach("nobody-holds-this")))
+                .succeedsWithin(Duration.ofSeconds(10));
+        Pause other = pauses.holdFirst("something-else");
+        assertThat(CheckpointHandlers.current()).isNotNull();
+        assertThat(CompletableFuture.runAsync(() -> Checkpoint.reach("nobody-holds-this")))
+                .as("a handler, but not for this name").succeedsWithin(Duration.ofSeconds(10));
+        assertThat(other.hasArrived()).isFalse();
+        pauses.close();
+        assertThat(CheckpointHandlers.current()).as("removed after the test").isNull();
     }
 
     @Test
