@@ -5,7 +5,6 @@ import com.icegreen.greenmail.util.ServerSetupTest;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.seats.booking.BookingService;
-import io.seatlock.seats.booking.RefereeStatements;
 import io.seatlock.test.Pause;
 import io.seatlock.test.Pauses;
 import io.seatlock.test.WriteHistory;
@@ -67,7 +66,7 @@ class SeatFourteenCTest {
         Map<String, String> shortHold = Map.of("seats.hold-ttl", "1s");
         a = SeatsReplica.startWith("server-a", servers, mail.getSmtp().getPort(), c -> {
             if (aUnguarded) {
-                c.registerBean(RefereeStatements.class, () -> UnguardedReferee.STATEMENTS);
+                UnguardedReferee.install().accept(c);
             }
         }, shortHold);
         b = SeatsReplica.start("server-b", servers, mail.getSmtp().getPort(), shortHold);

@@ -35,7 +35,7 @@ public final class SeatsReplica implements AutoCloseable {
 
     /**
      * As above, with beans of the test's own registered first: a mail sender that injects a fault, or
-     * {@link UnguardedReferee#STATEMENTS}.
+     * {@link UnguardedReferee#install()}.
      */
     public static SeatsReplica startWith(String name, IsolatedServers servers, int smtpPort,
                                          Consumer<GenericApplicationContext> testBeans, Map<String, String> extra,

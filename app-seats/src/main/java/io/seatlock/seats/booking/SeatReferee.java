@@ -1,7 +1,6 @@
 package io.seatlock.seats.booking;
 
 import io.seatlock.lock.FencingToken;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.dao.DataAccessException;
@@ -23,12 +22,18 @@ class SeatReferee {
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
-    private final RefereeStatements statements;
+    /** The conditional claim: matches 0 rows for a sold seat, whatever any lock said. */
+    private static final String CLAIM = """
+            UPDATE seats SET buyer_email = :email, buyer_name = :name, booked_at = now(), fencing_token = :token
+            WHERE event_id = :event AND label = :seat AND buyer_email IS NULL""";
+    /** The booking row; its unique (event, seat) key is the second guard. */
+    private static final String INSERT_BOOKING = """
+            INSERT INTO bookings (id, event_id, seat_label, buyer_email, buyer_name, fencing_token, idempotency_key)
+            VALUES (:id, :event, :seat, :email, :name, :token, :key)""";
 
-    SeatReferee(JdbcClient jdbc, TransactionTemplate transactions, ObjectProvider<RefereeStatements> statements) {
+    SeatReferee(JdbcClient jdbc, TransactionTemplate transactions) {
         this.jdbc = jdbc;
         this.transactions = transactions;
-        this.statements = statements.getIfAvailable(() -> RefereeStatements.GUARDED);
     }
 
     /** The holder's look before it writes: empty if the seat does not exist, else whether it is free. */
@@ -77,7 +82,7 @@ class SeatReferee {
     private BookingConfirmation write(SeatId seat, BookingRequest request, String idempotencyKey, FencingToken token,
                                       String bouncer) {
         Long fence = token == null ? null : token.value();
-        int rows = jdbc.sql(statements.claim())
+        int rows = jdbc.sql(CLAIM)
                 .param("email", request.buyer()).param("name", request.name()).param("token", fence)
                 .param("event", seat.event()).param("seat", seat.seat())
                 .update();
@@ -85,7 +90,7 @@ class SeatReferee {
             throw isFree(seat).isPresent() ? new SeatAlreadyTaken(seat) : new SeatNotFound("seat " + seat);
         }
         UUID bookingId = UUID.randomUUID();
-        jdbc.sql(statements.insertBooking())
+        jdbc.sql(INSERT_BOOKING)
                 .param("id", bookingId).param("event", seat.event()).param("seat", seat.seat())
                 .param("email", request.buyer()).param("name", request.name()).param("token", fence)
                 .param("key", idempotencyKey)

@@ -9,7 +9,6 @@ import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.localservers.OwnedRedis;
 import io.seatlock.seats.SeatsApplication;
 import io.seatlock.seats.UnguardedReferee;
-import io.seatlock.seats.booking.RefereeStatements;
 import io.seatlock.seats.SeatsDatabase;
 import io.seatlock.seats.SeatsReplica;
 import io.seatlock.seats.booking.BookingService;
@@ -141,7 +140,7 @@ class BookingFaultIT {
         Set<String> seats = Set.of("20T");
         BookingHistory history = new BookingHistory();
         try (SeatsReplica broken = SeatsReplica.startWith("broken", servers, mail.getSmtp().getPort(), c -> {
-            c.registerBean(RefereeStatements.class, () -> UnguardedReferee.STATEMENTS);
+            UnguardedReferee.install().accept(c);
         }, props)) {
             ExecutorService pool = Executors.newSingleThreadExecutor();
             Future<?> lena = pool.submit(() -> book(history, port(broken), "20T", "broken-lena@example.com"));
