@@ -4,6 +4,7 @@ import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
+import io.seatlock.lock.spi.DaemonThreads;
 import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
@@ -86,11 +87,7 @@ public final class LeaderElection implements AutoCloseable {
         Thread loop = new Thread(this::campaign, "leader-election-" + group + "-" + candidate);
         loop.setDaemon(true);
         if (campaign.compareAndSet(null, loop)) {
-            notifier = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, callbackThreadName());
-                t.setDaemon(true);
-                return t;
-            });
+            notifier = Executors.newSingleThreadExecutor(DaemonThreads.named(callbackThreadName()));
             loop.start();
         }
     }

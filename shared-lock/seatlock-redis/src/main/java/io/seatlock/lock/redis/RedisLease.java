@@ -2,7 +2,6 @@ package io.seatlock.lock.redis;
 
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
-import io.seatlock.lock.LockListener;
 import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
@@ -31,7 +30,7 @@ final class RedisLease implements LockLease {
 
     private enum State { HELD, LOST, RELEASED }
 
-    private final RedisLockClient client;
+    private final LeaseContext context;
     private final LockSpec spec;
     private final String owner;
     private final FencingToken fencingToken;
@@ -66,9 +65,9 @@ final class RedisLease implements LockLease {
         }
     }
 
-    RedisLease(RedisLockClient client, LockSpec spec, String group, String lockKey, String owner,
+    RedisLease(LeaseContext context, LockSpec spec, String group, String lockKey, String owner,
                FencingToken fencingToken, long startNanos) {
-        this.client = client;
+        this.context = context;
         this.spec = spec;
         this.owner = owner;
         this.fencingToken = fencingToken;
@@ -127,7 +126,7 @@ final class RedisLease implements LockLease {
     @Override
     public boolean renew(Duration ttl) {
         LockSpec.requireValidTtl(ttl);
-        client.requireUsableTtl(ttl);
+        context.settings().requireUsable(ttl);
         ttl = Duration.ofMillis(ttl.toMillis()); // what Redis applies
         State now = state;
         if (now == State.RELEASED) {
@@ -137,11 +136,11 @@ final class RedisLease implements LockLease {
             return false;
         }
         // One bound for the whole call, waiting for a stuck background renewal included.
-        long deadline = client.callDeadline();
+        long deadline = context.calls().callDeadline();
         takeExtendPermit(deadline);
         try {
             long start = System.nanoTime();
-            if (awaitUninterruptibly(client.extend(lockKey, owner, ttl), deadline)) {
+            if (awaitUninterruptibly(context.commands().extend(lockKey, owner, ttl), deadline)) {
                 renewed(start, ttl);
                 return true;
             }
@@ -165,7 +164,7 @@ final class RedisLease implements LockLease {
         // The first renewal is due a third of the ttl into the current term, not a third after this call: a lease
         // kept alive late in its term (two thirds gone) is renewed at once, before the give-up time.
         nextRenewalNanos = deadlineNanos - 2 * renewalPeriodNanos();
-        watchdog = client.watchdogs().schedule(this::watch, 0, TimeUnit.NANOSECONDS);
+        watchdog = context.watchdogs().schedule(this::watch, 0, TimeUnit.NANOSECONDS);
         if (state == State.LOST) {
             fireLostCallback(); // lost between the check above and the callback's registration
         }
@@ -195,23 +194,23 @@ final class RedisLease implements LockLease {
         }
         long wakeAt = nextRenewalNanos - giveUpAt < 0 ? nextRenewalNanos : giveUpAt;
         if (state == State.HELD) {
-            watchdog = client.watchdogs().schedule(this::watch, Math.max(0, wakeAt - now), TimeUnit.NANOSECONDS);
+            watchdog = context.watchdogs().schedule(this::watch, Math.max(0, wakeAt - now), TimeUnit.NANOSECONDS);
         }
     }
 
     private void renewInBackground(long start) {
         CompletableFuture<Boolean> answer;
         try {
-            answer = client.extend(lockKey, owner, spec.ttl());
+            answer = context.commands().extend(lockKey, owner, spec.ttl());
         } catch (RuntimeException e) {
             extending().release();
-            client.listener().onRenewalFailed(group);
+            context.listener().onRenewalFailed(group);
             return;
         }
         answer.whenComplete((ours, error) -> {
             extending().release();
             if (error != null) {
-                client.listener().onRenewalFailed(group);
+                context.listener().onRenewalFailed(group);
                 log.debug("renewal of '{}' failed; retrying until the local deadline nears", spec.name(), error);
             } else if (ours) {
                 renewed(start, spec.ttl());
@@ -224,7 +223,7 @@ final class RedisLease implements LockLease {
     private void renewed(long start, Duration ttl) {
         if (state == State.HELD) {
             deadlineNanos = deadlineFrom(start, ttl);
-            client.listener().onRenewed(group);
+            context.listener().onRenewed(group);
         }
     }
 
@@ -233,16 +232,16 @@ final class RedisLease implements LockLease {
             return;
         }
         stopWatchdog();
-        client.forget(this);
+        context.ended().accept(this);
         log.warn("Lock '{}' {}; treating it as lost", spec.name(), reason);
-        client.listener().onLost(group, heldFor());
+        context.listener().onLost(group, heldFor());
         fireLostCallback();
     }
 
     private void fireLostCallback() {
         Runnable callback = onLost;
         if (callback != null && LOST_CALLBACK_RUN.compareAndSet(this, false, true)) {
-            client.runCallback(callback, spec.name());
+            context.callbacks().run(callback, spec.name());
         }
     }
 
@@ -271,20 +270,11 @@ final class RedisLease implements LockLease {
             return CompletableFuture.completedFuture(ReleaseOutcome.ALREADY_RELEASED);
         }
         stopWatchdog();
-        client.forget(this);
-        CompletableFuture<Long> delete = keepMarkerFor == null ? client.delete(lockKey, owner)
-                : client.deleteDecided(lockKey, client.decidedKey(spec.name()), owner, keepMarkerFor);
-        return delete.thenApply(deleted -> {
-            if (before == State.LOST) {
-                return ReleaseOutcome.LOST;
-            }
-            if (deleted == 1) {
-                client.listener().onReleased(group, heldFor());
-                return ReleaseOutcome.RELEASED;
-            }
-            client.listener().onLost(group, heldFor());
-            return ReleaseOutcome.LOST;
-        });
+        context.ended().accept(this);
+        CompletableFuture<Long> delete = keepMarkerFor == null ? context.commands().delete(lockKey, owner)
+                : context.commands().deleteDecided(lockKey, context.settings().keys().decided(spec.name()), owner,
+                        keepMarkerFor);
+        return delete.thenApply(deleted -> before == State.LOST ? ReleaseOutcome.LOST : ended(deleted == 1));
     }
 
     @Override
@@ -297,20 +287,25 @@ final class RedisLease implements LockLease {
             return before == State.LOST ? ReleaseOutcome.LOST : ReleaseOutcome.ALREADY_RELEASED;
         }
         stopWatchdog();
-        client.forget(this);
-        long deadline = client.callDeadline();
+        context.ended().accept(this);
+        long deadline = context.calls().callDeadline();
         takeExtendPermit(deadline); // a background renewal landing after this one would stretch the lock to its full ttl
         boolean stillOurs;
         try {
-            stillOurs = awaitUninterruptibly(client.extend(lockKey, owner, keepFor), deadline);
+            stillOurs = awaitUninterruptibly(context.commands().extend(lockKey, owner, keepFor), deadline);
         } finally {
             extending().release();
         }
+        return ended(stillOurs);
+    }
+
+    /** What a release that reached Redis found: the lock still ours (released) or gone (lost). */
+    private ReleaseOutcome ended(boolean stillOurs) {
         if (stillOurs) {
-            client.listener().onReleased(group, heldFor());
+            context.listener().onReleased(group, heldFor());
             return ReleaseOutcome.RELEASED;
         }
-        client.listener().onLost(group, heldFor());
+        context.listener().onLost(group, heldFor());
         return ReleaseOutcome.LOST;
     }
 
@@ -345,7 +340,7 @@ final class RedisLease implements LockLease {
                         return;
                     }
                     throw new LockUnavailableException("a renewal of '" + spec.name() + "' still waits for Redis after "
-                            + client.commandTimeout(), null);
+                            + context.calls().commandTimeout(), null);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
@@ -358,15 +353,11 @@ final class RedisLease implements LockLease {
     }
 
     private <T> T awaitUninterruptibly(CompletableFuture<T> answer) {
-        return awaitUninterruptibly(answer, client.callDeadline());
+        return awaitUninterruptibly(answer, context.calls().callDeadline());
     }
 
     private <T> T awaitUninterruptibly(CompletableFuture<T> answer, long deadline) {
-        try {
-            return client.await(group, answer, false, deadline);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException("an uninterruptible wait was interrupted", e);
-        }
+        return context.calls().awaitUninterruptibly(group, answer, deadline);
     }
 
     private void stopWatchdog() {
@@ -390,7 +381,7 @@ final class RedisLease implements LockLease {
     }
 
     private long deadlineFrom(long startNanos, Duration ttl) {
-        return startNanos + ttl.toNanos() - client.settings().safetyMarginNanos(ttl);
+        return startNanos + ttl.toNanos() - context.settings().safetyMarginNanos(ttl);
     }
 
     @Override

@@ -1,13 +1,10 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.spi.DaemonThreads;
 import io.seatlock.lock.spi.LockListeners;
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -17,7 +14,6 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.seatlock.lock.AcquireAttempt;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
-import io.seatlock.lock.LeaseTooShortException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockNotAcquiredException;
@@ -29,26 +25,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 
 /**
  * The Redis lock: {@code SET NX PX} plus a fencing counter in one script, compare-and-delete release,
@@ -64,36 +52,35 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisLockClient.class);
     /** How long a fence counter outlives its last lease; tokens stay increasing after it goes (time-seeded). */
     private static final Duration FENCE_KEPT_AFTER_LEASE = Duration.ofHours(1);
-    /** Our own wait ends this long after Lettuce's command timeout would have ended it. */
-    private static final long AWAIT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** ACQUIRE_UNLESS_DECIDED's answer when the decided marker is there. */
     private static final long DECIDED = -1;
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private final RedisConnector redis;
     private final RedisLockSettings settings;
     private final LockListener listener;
-    private final Duration commandTimeout;
-    private final ScheduledThreadPoolExecutor watchdogs;
-    private final ExecutorService callbacks;
-    private final Set<RedisLease> held = ConcurrentHashMap.newKeySet();
-    private final String ownerSuffix;
+    private final RedisCalls calls;
     private final RedisKeys keys;
-    private volatile TtlArgs lastTtl;
+    private final OwnerTokens ownerTokens;
+    private final ScheduledThreadPoolExecutor watchdogs;
+    private final LostLeaseCallbacks callbacks = new LostLeaseCallbacks();
+    private final Set<RedisLease> held = ConcurrentHashMap.newKeySet();
+    private final LeaseContext leases;
+    private final RedisLockStatus status;
+    private volatile @Nullable TtlArgs lastTtl;
 
     private RedisLockClient(RedisConnector redis, Duration commandTimeout, RedisLockSettings settings,
                             LockListener listener) {
-        this.redis = redis;
-        this.commandTimeout = commandTimeout;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.listener = LockListeners.guarded(List.of(Objects.requireNonNull(listener, "listener")));
-        this.ownerSuffix = "@" + settings.instanceId();
+        this.calls = new RedisCalls(redis, commandTimeout, this.listener);
         this.keys = settings.keys();
-        // Neither pool starts a thread before its first task.
-        this.watchdogs = new ScheduledThreadPoolExecutor(1, daemon("seatlock-watchdog"));
+        this.ownerTokens = new OwnerTokens(settings.instanceId());
+        // Starts no thread before its first task.
+        this.watchdogs = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-watchdog"));
         this.watchdogs.setRemoveOnCancelPolicy(true);
-        this.callbacks = Executors.newCachedThreadPool(daemon("seatlock-callback"));
+        this.leases = new LeaseContext(calls, new LeaseCommands(calls), settings, this.listener, watchdogs, callbacks,
+                held::remove);
+        this.status = new RedisLockStatus(calls, keys);
     }
 
     /**
@@ -173,22 +160,10 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         return builder;
     }
 
-    private static ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
     @Override
     public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
         LockSpec spec = spec(name, ttl, impact);
-        try {
-            return attempt(spec, false, false).lease();
-        } catch (InterruptedException e) {
-            throw new IllegalStateException("an uninterruptible attempt was interrupted", e);
-        }
+        return uninterruptibly(spec, false).attempt().lease();
     }
 
     @Override
@@ -228,9 +203,10 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             throws InterruptedException {
         String group = LockListeners.groupOf(spec.name());
         listener.onAttempt(group);
-        String owner = ownerToken();
-        String[] keys = unlessDecided ? new String[] {lockKey(spec.name()), fenceKey(spec.name()), decidedKey(spec.name())}
-                : new String[] {lockKey(spec.name()), fenceKey(spec.name())};
+        String owner = ownerTokens.next();
+        String name = spec.name();
+        String[] scriptKeys = unlessDecided ? new String[] {keys.lock(name), keys.fence(name), keys.decided(name)}
+                : new String[] {keys.lock(name), keys.fence(name)};
         LockScripts script = unlessDecided ? LockScripts.ACQUIRE_UNLESS_DECIDED : LockScripts.ACQUIRE;
         TtlArgs ttl = ttlArgs(spec.ttl().toMillis());
         String[] args = {owner, ttl.lease(), ttl.fence()};
@@ -238,21 +214,21 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         // before Redis runs it, so the local deadline stays on the safe side.
         long[] sentAt = new long[1];
         CompletableFuture<Long> answer;
-        RedisClusterAsyncCommands<String, String> connected = redis.connectedOrNull();
+        RedisClusterAsyncCommands<String, String> connected = calls.connectedOrNull();
         if (connected != null) {
             sentAt[0] = System.nanoTime();
-            answer = send(connected, r -> script.run(r, keys, args));
+            answer = calls.send(connected, r -> script.run(r, scriptKeys, args));
         } else {
-            answer = send(r -> {
+            answer = calls.send(r -> {
                 sentAt[0] = System.nanoTime();
-                return script.run(r, keys, args);
+                return script.run(r, scriptKeys, args);
             });
         }
         long token;
         try {
-            token = await(group, answer, interruptible);
+            token = calls.await(group, answer, interruptible, calls.callDeadline());
         } catch (InterruptedException | LockUnavailableException e) {
-            answer.whenComplete((granted, error) -> takeBack(keys[0], owner));
+            answer.whenComplete((granted, error) -> leases.commands().takeBack(scriptKeys[0], owner));
             throw e;
         }
         if (token == DECIDED) {
@@ -263,11 +239,11 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             listener.onBusy(group);
             return AcquireAttempt.busy(token == 0 ? null : Duration.ofMillis(-token - 2));
         }
-        RedisLease lease = new RedisLease(this, spec, group, keys[0], owner, new FencingToken(token), sentAt[0]);
+        RedisLease lease = new RedisLease(leases, spec, group, scriptKeys[0], owner, new FencingToken(token), sentAt[0]);
         if (!lease.isValid()) {
             // Redis answered after the lease's own validity: someone else may already hold it. Not ours.
             listener.onLateGrant(group);
-            takeBack(keys[0], owner);
+            leases.commands().takeBack(scriptKeys[0], owner);
             return AcquireAttempt.busy(null);
         }
         held.add(lease);
@@ -278,10 +254,18 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     @Override
     public AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
         LockSpec spec = spec(name, ttl, impact);
+        return uninterruptibly(spec, true).attempt();
+    }
+
+    private record Uninterruptible(AcquireAttempt attempt) {
+    }
+
+    /** One attempt that waits on through an interrupt (bounded by the command timeout) and keeps it for the caller. */
+    private Uninterruptible uninterruptibly(LockSpec spec, boolean unlessDecided) {
         try {
-            return attempt(spec, false, true);
+            return new Uninterruptible(attempt(spec, false, unlessDecided));
         } catch (InterruptedException e) {
-            throw new IllegalStateException("an uninterruptible attempt was interrupted", e);
+            throw new IllegalStateException("an uninterruptible attempt was interrupted", e); // cannot happen
         }
     }
 
@@ -289,75 +273,28 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private LockSpec spec(String name, Duration ttl, OverlapImpact impact) {
         LockSpec spec = new LockSpec(name, ttl, impact);
         Duration whole = Duration.ofMillis(ttl.toMillis());
-        requireUsableTtl(whole);
+        settings.requireUsable(whole);
         return whole.equals(ttl) ? spec : new LockSpec(name, whole, impact);
-    }
-
-    void requireUsableTtl(Duration ttl) {
-        long margin = settings.safetyMarginNanos(ttl);
-        if (ttl.toNanos() <= margin) {
-            throw new LeaseTooShortException(ttl, Duration.ofNanos(margin));
-        }
     }
 
     @Override
     public Optional<Duration> remainingTtl(String name) {
-        LockSpec.requireValidName(name);
-        long pttl = call(LockListeners.groupOf(name), r -> r.pttl(lockKey(name)).toCompletableFuture());
-        if (pttl == -2) {
-            return Optional.empty();
-        }
-        return Optional.of(pttl == -1 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(pttl));
+        return status.remainingTtl(name);
     }
 
     @Override
     public Optional<String> holder(String name) {
-        LockSpec.requireValidName(name);
-        String owner = call(LockListeners.groupOf(name), r -> r.get(lockKey(name)).toCompletableFuture());
-        if (owner == null) {
-            return Optional.empty();
-        }
-        int at = owner.indexOf('@');
-        return Optional.of(at >= 0 ? owner.substring(at + 1) : owner);
+        return status.holder(name);
     }
 
     @Override
     public Set<String> heldNames(String namePrefix) {
-        if (namePrefix == null || namePrefix.indexOf('{') >= 0 || namePrefix.indexOf('}') >= 0
-                || namePrefix.indexOf('*') >= 0 || namePrefix.indexOf('?') >= 0 || namePrefix.indexOf('[') >= 0) {
-            throw new IllegalArgumentException("name prefix must not be null or contain braces or glob characters");
-        }
-        String pattern = keys.lockPattern(namePrefix);
-        String group = LockListeners.groupOf(namePrefix);
-        Set<String> names = new HashSet<>();
-        ScanCursor cursor = ScanCursor.INITIAL;
-        do {
-            ScanCursor from = cursor;
-            KeyScanCursor<String> page = call(group,
-                    r -> r.scan(from, ScanArgs.Builder.matches(pattern).limit(1000)).toCompletableFuture());
-            page.getKeys().forEach(k -> names.add(keys.nameOfLock(k)));
-            cursor = page;
-        } while (!cursor.isFinished());
-        return names;
+        return status.heldNames(namePrefix);
     }
 
     @Override
     public Set<String> held(Collection<String> names) {
-        List<String> asked = List.copyOf(names);
-        asked.forEach(LockSpec::requireValidName);
-        if (asked.isEmpty()) {
-            return Set.of();
-        }
-        List<CompletableFuture<Long>> answers = asked.stream()
-                .map(name -> send(r -> r.exists(lockKey(name)).toCompletableFuture())).toList();
-        call(LockListeners.groupOf(asked.get(0)), r -> CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)));
-        Set<String> held = new HashSet<>();
-        for (int i = 0; i < asked.size(); i++) {
-            if (answers.get(i).join() == 1) {
-                held.add(asked.get(i));
-            }
-        }
-        return held;
+        return status.held(names);
     }
 
     /**
@@ -368,7 +305,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     public Duration ping() {
         long start = System.nanoTime();
-        call("health", r -> r.ping().toCompletableFuture());
+        calls.call("health", r -> r.ping().toCompletableFuture());
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
@@ -397,56 +334,14 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         List<CompletableFuture<?>> releases = held.stream().<CompletableFuture<?>>map(RedisLease::releaseAsync).toList();
         try {
             CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
-                    .get(commandTimeout.toNanos() + AWAIT_SLACK_NANOS, TimeUnit.NANOSECONDS);
+                    .get(Math.max(0, calls.callDeadline() - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             log.warn("could not release every lock on close; they expire on their own: {}", e.getMessage());
         }
         callbacks.shutdown();
-        redis.close();
-    }
-
-    String lockKey(String name) {
-        return keys.lock(name);
-    }
-
-    private String fenceKey(String name) {
-        return keys.fence(name);
-    }
-
-    /** The decided marker of a lock ({@link LockLease#releaseDecided}); same hash slot as the lock. */
-    String decidedKey(String name) {
-        return keys.decided(name);
-    }
-
-    CompletableFuture<Boolean> extend(String lockKey, String owner, Duration ttl) {
-        return send(r -> LockScripts.EXTEND.run(r, new String[] {lockKey}, owner, Long.toString(ttl.toMillis())))
-                .thenApply(extended -> extended == 1);
-    }
-
-    /** Sets the decided marker, then compare-and-deletes; completes with 1 if the lock was ours and is gone. */
-    CompletableFuture<Long> deleteDecided(String lockKey, String decidedKey, String owner, Duration keepMarkerFor) {
-        return send(r -> LockScripts.RELEASE_DECIDED.run(r, new String[] {lockKey, decidedKey}, owner,
-                Long.toString(keepMarkerFor.toMillis())));
-    }
-
-    /** Compare-and-delete; completes with 1 if the key was this owner's and is gone, else 0. */
-    CompletableFuture<Long> delete(String lockKey, String owner) {
-        return send(r -> LockScripts.RELEASE.run(r, new String[] {lockKey}, owner));
-    }
-
-    /** Best effort, never waits and never opens a connection: a grant nobody waits for is deleted by owner. */
-    private void takeBack(String lockKey, String owner) {
-        RedisClusterAsyncCommands<String, String> commands = redis.connectedOrNull();
-        if (commands == null) {
-            return;
-        }
-        LockScripts.RELEASE.run(commands, new String[] {lockKey}, owner).whenComplete((deleted, error) -> {
-            if (error != null) {
-                log.debug("could not take back a grant of {}; it expires on its own", lockKey, error);
-            }
-        });
+        calls.close();
     }
 
     /** The acquire script's ttl arguments as text; an application uses few ttls, so the last one is kept. */
@@ -460,135 +355,5 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             lastTtl = last;
         }
         return last;
-    }
-
-    /**
-     * A random owner token in UUID form, then {@code @instance-id}, built in one buffer. Unique, not secret:
-     * anyone who can read Redis can read the token anyway; SecureRandom would contend.
-     */
-    private String ownerToken() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        char[] token = new char[36 + ownerSuffix.length()];
-        long high = random.nextLong();
-        long low = random.nextLong();
-        hex(high >>> 32, token, 0, 8);
-        token[8] = '-';
-        hex(high >>> 16, token, 9, 4);
-        token[13] = '-';
-        hex(high, token, 14, 4);
-        token[18] = '-';
-        hex(low >>> 48, token, 19, 4);
-        token[23] = '-';
-        hex(low, token, 24, 12);
-        ownerSuffix.getChars(0, ownerSuffix.length(), token, 36);
-        return new String(token);
-    }
-
-    private static void hex(long value, char[] into, int at, int digits) {
-        for (int i = digits - 1; i >= 0; i--) {
-            into[at + i] = HEX[(int) (value & 0xF)];
-            value >>>= 4;
-        }
-    }
-
-    void forget(RedisLease lease) {
-        held.remove(lease);
-    }
-
-    LockListener listener() {
-        return listener;
-    }
-
-    Duration commandTimeout() {
-        return commandTimeout;
-    }
-
-    ScheduledExecutorService watchdogs() {
-        return watchdogs;
-    }
-
-    /** Runs a user callback on its own thread: never on the watchdog, a Redis I/O thread or under a lock. */
-    void runCallback(Runnable callback, String name) {
-        try {
-            callbacks.execute(() -> {
-                try {
-                    callback.run();
-                } catch (RuntimeException e) {
-                    log.warn("lost-lease callback of '{}' failed", name, e);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            log.debug("client closed; lost-lease callback of '{}' not run", name);
-        }
-    }
-
-    /** Sends without waiting; a connect under way is shared with every other caller. */
-    private <T> CompletableFuture<T> send(Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
-        return send(redis.connectedOrNull(), command);
-    }
-
-    /** Sends on {@code connected}, or once the shared connect attempt has made a connection (if null). */
-    private <T> CompletableFuture<T> send(RedisClusterAsyncCommands<String, String> connected,
-                                          Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
-        try {
-            return connected != null ? command.apply(connected) : redis.commands().thenCompose(command);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    private <T> T call(String group, Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
-        try {
-            return await(group, send(command), false);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException("an uninterruptible wait was interrupted", e);
-        }
-    }
-
-    /**
-     * Waits for an answer at most the command timeout (plus slack). Uninterruptible waits keep the
-     * interrupt for the caller; they are bounded anyway.
-     */
-    <T> T await(String group, CompletableFuture<T> answer, boolean interruptible) throws InterruptedException {
-        return await(group, answer, interruptible, callDeadline());
-    }
-
-    /** When a call started now must have its answer: the command timeout plus a little slack. */
-    long callDeadline() {
-        return System.nanoTime() + commandTimeout.toNanos() + AWAIT_SLACK_NANOS;
-    }
-
-    /** As {@link #await(String, CompletableFuture, boolean)}, up to a deadline shared with earlier waits of one call. */
-    <T> T await(String group, CompletableFuture<T> answer, boolean interruptible, long deadline)
-            throws InterruptedException {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    if (interruptible) {
-                        throw e;
-                    }
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw unavailable(group, e.getCause());
-                } catch (TimeoutException e) {
-                    throw unavailable(group, new RedisCommandTimeoutException("no answer within " + commandTimeout));
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    LockUnavailableException unavailable(String group, Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        listener.onUnavailable(group);
-        log.debug("Redis unavailable for lock group '{}'", group, cause);
-        return new LockUnavailableException("Redis unavailable for lock group '" + group + "': " + cause.getMessage(),
-                cause);
     }
 }

@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.LeaseTooShortException;
 import io.seatlock.lock.spi.InstanceId;
 
 import java.time.Duration;
@@ -87,6 +88,14 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
      */
     public RedisKeys keys() {
         return new RedisKeys(keyPrefix);
+    }
+
+    /** Refuses a ttl no longer than its safety margin: such a lease could never be valid. */
+    void requireUsable(Duration ttl) {
+        long margin = safetyMarginNanos(ttl);
+        if (ttl.toNanos() <= margin) {
+            throw new LeaseTooShortException(ttl, Duration.ofNanos(margin));
+        }
     }
 
     /** The part of a TTL this side does not trust: Redis may expire the key that much earlier. */

@@ -1,0 +1,22 @@
+package io.seatlock.lock.redis;
+
+import io.seatlock.lock.LockListener;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
+
+/**
+ * What a lease needs from the client that granted it, handed over once: the lease never reaches back into
+ * the client.
+ *
+ * @param calls     bounded Redis calls
+ * @param commands  the owner-checked scripts
+ * @param settings  key layout, safety margin
+ * @param listener  told what the lease does (guarded)
+ * @param watchdogs runs renewals
+ * @param callbacks runs lost-lease callbacks
+ * @param ended     told when the lease ends (released or lost), to drop it from the held ones
+ */
+record LeaseContext(RedisCalls calls, LeaseCommands commands, RedisLockSettings settings, LockListener listener,
+                    ScheduledExecutorService watchdogs, LostLeaseCallbacks callbacks, Consumer<RedisLease> ended) {
+}

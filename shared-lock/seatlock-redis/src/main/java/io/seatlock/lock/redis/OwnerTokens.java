@@ -1,0 +1,49 @@
+package io.seatlock.lock.redis;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Owner tokens: a random UUID-form value, then {@code @instance-id}, built in one buffer. Unique, not secret:
+ * anyone who can read Redis can read the token anyway; SecureRandom would contend.
+ */
+final class OwnerTokens {
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private final String suffix;
+
+    OwnerTokens(String instanceId) {
+        this.suffix = "@" + instanceId;
+    }
+
+    String next() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        char[] token = new char[36 + suffix.length()];
+        long high = random.nextLong();
+        long low = random.nextLong();
+        hex(high >>> 32, token, 0, 8);
+        token[8] = '-';
+        hex(high >>> 16, token, 9, 4);
+        token[13] = '-';
+        hex(high, token, 14, 4);
+        token[18] = '-';
+        hex(low >>> 48, token, 19, 4);
+        token[23] = '-';
+        hex(low, token, 24, 12);
+        suffix.getChars(0, suffix.length(), token, 36);
+        return new String(token);
+    }
+
+    /** The instance id inside an owner token (the part after its '@'). */
+    static String instanceOf(String ownerToken) {
+        int at = ownerToken.indexOf('@');
+        return at >= 0 ? ownerToken.substring(at + 1) : ownerToken;
+    }
+
+    private static void hex(long value, char[] into, int at, int digits) {
+        for (int i = digits - 1; i >= 0; i--) {
+            into[at + i] = HEX[(int) (value & 0xF)];
+            value >>>= 4;
+        }
+    }
+}
