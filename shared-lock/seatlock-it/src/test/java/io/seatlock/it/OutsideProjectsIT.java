@@ -1,6 +1,7 @@
 package io.seatlock.it;
 
 import io.seatlock.localservers.IsolatedServers;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -63,6 +64,13 @@ class OutsideProjectsIT {
                 """.formatted(USER_REPO.toUri()));
     }
 
+    @AfterAll
+    static void dropProjectDatabases() {
+        for (String project : List.of("lock-only", "shedlock-user", "flyway-replicas", "own-writes")) {
+            servers.postgres().dropDatabase(database(project));
+        }
+    }
+
     @Test
     void aLockOnlyAppWithTheStarterAloneTakesAndReleasesAFencedLock() {
         String output = build("lock-only", Map.of());
@@ -80,7 +88,7 @@ class OutsideProjectsIT {
     void threeReplicasOfAFlywayAppWithoutActuatorMigrateOnceOnAnEmptyDatabaseAndAllStart() {
         String output = build("flyway-replicas", Map.of());
         assertThat(output).contains("Tests run: 1, Failures: 0, Errors: 0");
-        JdbcTemplate db = new JdbcTemplate(servers.dataSource());
+        JdbcTemplate db = new JdbcTemplate(servers.postgres().dataSource(database("flyway-replicas")));
         assertThat(db.queryForList("SELECT version FROM flyway_schema_history WHERE success AND version IS NOT NULL",
                 String.class)).containsExactlyInAnyOrder("1", "2");
         assertThat(db.queryForObject("SELECT count(*) FROM accounts", Long.class)).isEqualTo(1);
@@ -121,8 +129,16 @@ class OutsideProjectsIT {
         return servers.redis().with(r -> r.keys(servers.keyPrefix() + "lock:*"));
     }
 
+    /** Each outside project gets a database of its own (and the class's key prefix). */
+    private static String database(String project) {
+        return servers.database() + "_" + project.replace('-', '_');
+    }
+
     /** Copies the project, builds it with {@code verify} against the fresh artifacts, and returns its output. */
     private String build(String project, Map<String, String> extraEnv) {
+        String database = database(project);
+        servers.postgres().dropDatabase(database);
+        servers.postgres().ensureDatabase(database);
         Path dir = WORK.resolve(project);
         copy(PROJECTS.resolve(project), dir);
         List<String> command = new ArrayList<>(List.of(ROOT.resolve("mvnw").toString(), "-B", "-ntp", "verify",
@@ -134,7 +150,7 @@ class OutsideProjectsIT {
                 "SEATLOCK_LOCK_REDIS_URL", redisUrl,
                 "SEATLOCK_LOCK_KEY_PREFIX", servers.keyPrefix(),
                 "SPRING_DATA_REDIS_URL", redisUrl,
-                "SPRING_DATASOURCE_URL", servers.jdbcUrl(),
+                "SPRING_DATASOURCE_URL", servers.postgres().jdbcUrl(database),
                 "SPRING_DATASOURCE_USERNAME", servers.postgres().user(),
                 "SPRING_DATASOURCE_PASSWORD", servers.postgres().password() == null ? "" : servers.postgres().password()));
         given.putAll(extraEnv);
