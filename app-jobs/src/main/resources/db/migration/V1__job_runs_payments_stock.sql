@@ -1,12 +1,4 @@
--- One row per (job, scheduled slot): a replica that slips past the lock records nothing and does nothing.
-CREATE TABLE job_runs (
-    job_name   text        NOT NULL,
-    slot       timestamptz NOT NULL,
-    runner     text        NOT NULL,
-    started_at timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (job_name, slot)
-);
-
+-- job_runs comes with the library (classpath:db/seatlock, R__seatlock_job_runs.sql).
 CREATE TABLE payments (
     id              bigserial PRIMARY KEY,
     idempotency_key text        NOT NULL UNIQUE,

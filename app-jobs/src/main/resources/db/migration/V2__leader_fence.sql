@@ -1,10 +1,4 @@
--- The storage side of leader fencing (see io.seatlock.lock.fencing.PostgresFence).
-CREATE TABLE lock_fences (
-    resource   text        PRIMARY KEY,
-    token      bigint      NOT NULL,
-    updated_at timestamptz NOT NULL DEFAULT now()
-);
-
+-- lock_fences comes with the library (classpath:db/seatlock, R__seatlock_lock_fences.sql).
 -- What leaders did, each write tagged with the epoch it was made under.
 CREATE TABLE leader_actions (
     id         bigserial PRIMARY KEY,

@@ -1,11 +1,11 @@
 package io.seatlock.seats.booking;
 
-import org.springframework.http.HttpStatus;
+import io.seatlock.seats.problems.ProblemType;
 
 /** An Idempotency-Key header or parameter that is not 1 to 100 printable ASCII characters. */
 class BadIdempotencyKey extends SeatProblem {
     BadIdempotencyKey() {
-        super(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
+        super(ProblemType.INVALID_REQUEST,
                 "Idempotency-Key must be 1 to 100 printable ASCII characters; nothing was written");
     }
 }

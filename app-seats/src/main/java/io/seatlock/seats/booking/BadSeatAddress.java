@@ -1,9 +1,9 @@
 package io.seatlock.seats.booking;
 
-import org.springframework.http.HttpStatus;
+import io.seatlock.seats.problems.ProblemType;
 
 public class BadSeatAddress extends SeatProblem {
     public BadSeatAddress(String detail) {
-        super(HttpStatus.BAD_REQUEST, "bad-seat-address", "Bad seat address", detail);
+        super(ProblemType.BAD_SEAT_ADDRESS, detail);
     }
 }

@@ -1,6 +1,6 @@
 package io.seatlock.seats.booking;
 
-import org.springframework.http.HttpStatus;
+import io.seatlock.seats.problems.ProblemType;
 
 /**
  * The connection to PostgreSQL broke while the booking's COMMIT was under way: it may have been booked
@@ -8,7 +8,7 @@ import org.springframework.http.HttpStatus;
  */
 class BookingOutcomeUnknown extends SeatProblem {
     BookingOutcomeUnknown(SeatId seat, String idempotencyKey, Throwable cause) {
-        super(HttpStatus.SERVICE_UNAVAILABLE, "outcome-unknown", "Outcome unknown",
+        super(ProblemType.OUTCOME_UNKNOWN,
                 "the database connection broke while booking " + seat.seat() + " was being committed: it may or "
                         + "may not be booked. " + (idempotencyKey == null
                         ? "Look at the seat (GET /api/events/" + seat.event() + "/seats/" + seat.seat() + ")"

@@ -1,11 +1,11 @@
 package io.seatlock.seats.booking;
 
-import org.springframework.http.HttpStatus;
+import io.seatlock.seats.problems.ProblemType;
 
 /** An Idempotency-Key that already named a booking of another seat. */
 class IdempotencyKeyReused extends SeatProblem {
     IdempotencyKeyReused(SeatId seat) {
-        super(HttpStatus.UNPROCESSABLE_CONTENT, "idempotency-key-reused", "Idempotency-Key reused",
+        super(ProblemType.IDEMPOTENCY_KEY_REUSED,
                 "this Idempotency-Key already names a booking of another seat than " + seat + "; use a new key");
     }
 }

@@ -1,7 +1,7 @@
 package io.seatlock.seats.booking;
 
+import io.seatlock.seats.problems.ProblemType;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 
 import java.time.Duration;
 
@@ -11,7 +11,7 @@ public class SeatBusy extends SeatProblem {
     private final HttpHeaders headers = new HttpHeaders();
 
     public SeatBusy(SeatId seat, Duration retryAfter) {
-        super(HttpStatus.CONFLICT, "seat-busy", "Seat busy", "someone is booking seat " + seat.seat()
+        super(ProblemType.SEAT_BUSY, "someone is booking seat " + seat.seat()
                 + " right now; try again shortly");
         long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
         headers.set(HttpHeaders.RETRY_AFTER, Long.toString(seconds));

@@ -1,9 +1,9 @@
 package io.seatlock.seats.booking;
 
-import org.springframework.http.HttpStatus;
+import io.seatlock.seats.problems.ProblemType;
 
 public class SeatNotFound extends SeatProblem {
     public SeatNotFound(String what) {
-        super(HttpStatus.NOT_FOUND, "not-found", "Not found", what + " does not exist");
+        super(ProblemType.NOT_FOUND, what + " does not exist");
     }
 }

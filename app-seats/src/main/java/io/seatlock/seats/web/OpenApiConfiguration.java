@@ -1,5 +1,6 @@
 package io.seatlock.seats.web;
 
+import io.seatlock.seats.problems.ProblemType;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;
@@ -35,7 +36,7 @@ class OpenApiConfiguration {
     OpenAPI seatsOpenApi(ObjectProvider<BuildProperties> build) {
         String version = build.getIfAvailable() == null ? "development" : build.getIfAvailable().getVersion();
         String problems = Arrays.stream(ProblemType.values())
-                .map(p -> "| `" + p.uri() + "` | " + p.status() + " | " + p.when() + " |")
+                .map(p -> "| `" + p.uri() + "` | " + p.status().value() + " | " + p.when() + " |")
                 .collect(Collectors.joining("\n"));
         return new OpenAPI()
                 .info(new Info().title("seatlock tickets API").version(version).description(DESCRIPTION + problems)

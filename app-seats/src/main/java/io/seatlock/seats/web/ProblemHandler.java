@@ -3,6 +3,7 @@ package io.seatlock.seats.web;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.TransientDataAccessException;
+import io.seatlock.seats.problems.ProblemType;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -30,8 +31,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
                                                                   HttpHeaders headers, HttpStatusCode status,
                                                                   WebRequest request) {
-        ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
-                "the request body has invalid fields; nothing was written");
+        ProblemDetail problem = ProblemType.INVALID_REQUEST.problem("the request body has invalid fields; nothing was written");
         Map<String, String> errors = ex.getBindingResult().getFieldErrors().stream()
                 .collect(Collectors.toMap(e -> e.getField(), e -> String.valueOf(e.getDefaultMessage()), (a, b) -> a));
         problem.setProperty("errors", errors);
@@ -45,11 +45,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                                                                   WebRequest request) {
         for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
             if (cause instanceof RequestSizeLimit.BodyTooLarge) {
-                return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(problem(HttpStatus.CONTENT_TOO_LARGE,
-                        "body-too-large", "Body too large", cause.getMessage() + "; nothing was written"));
+                return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
+                        .body(ProblemType.BODY_TOO_LARGE.problem(cause.getMessage() + "; nothing was written"));
             }
         }
-        return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "unreadable-body", "Unreadable body",
+        return ResponseEntity.badRequest().body(ProblemType.UNREADABLE_BODY.problem(
                 "the body must be a JSON object such as {\"buyer\":\"ada@example.com\",\"name\":\"Ada\"}; "
                         + "nothing was written"));
     }
@@ -63,14 +63,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                                                           WebRequest request) {
         if (body instanceof ProblemDetail problem && (problem.getType() == null
                 || URI.create("about:blank").equals(problem.getType()))) {
-            problem.setType(URI.create("/problems/" + switch (status.value()) {
-                case 404 -> "not-found";
-                case 405 -> "method-not-allowed";
-                case 406 -> "not-acceptable";
-                case 413 -> "body-too-large";
-                case 415 -> "unsupported-media-type";
-                default -> status.is4xxClientError() ? "invalid-request" : "internal-error";
-            }));
+            ProblemType type = ProblemType.forFrameworkStatus(status.value());
+            problem.setType(type.uri());
+            problem.setTitle(type.title());
         }
         return super.createResponseEntity(body, headers, status, request);
     }
@@ -79,7 +74,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(Exception.class)
     ProblemDetail unexpected(Exception e) {
         logger.error("unexpected error", e);
-        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
+        return ProblemType.INTERNAL_ERROR.problem(
                 "the request failed unexpectedly; if it was a booking, look it up before retrying");
     }
 
@@ -88,19 +83,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             TransactionSystemException.class})
     ProblemDetail databaseUnavailable(Exception e) {
         logger.warn("database unavailable: " + e.getMessage());
-        return problem(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",
+        return ProblemType.DATABASE_UNAVAILABLE.problem(
                 "bookings cannot be confirmed right now; nothing was booked, please retry");
     }
 
     @ExceptionHandler(DuplicateKeyException.class)
     ProblemDetail duplicate(DuplicateKeyException e) {
-        return problem(HttpStatus.CONFLICT, "seat-taken", "Seat taken", "the seat was just taken");
-    }
-
-    private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-        problem.setType(URI.create("/problems/" + type));
-        problem.setTitle(title);
-        return problem;
+        return ProblemType.SEAT_TAKEN.problem("the seat was just taken");
     }
 }

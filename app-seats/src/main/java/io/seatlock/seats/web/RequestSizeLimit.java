@@ -7,10 +7,11 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.http.HttpStatus;
+import io.seatlock.seats.problems.ProblemType;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 
@@ -24,6 +25,12 @@ import java.io.IOException;
 class RequestSizeLimit extends OncePerRequestFilter {
 
     static final long MAX_BODY_BYTES = 16 * 1024;
+
+    private final JsonMapper json;
+
+    RequestSizeLimit(JsonMapper json) {
+        this.json = json;
+    }
 
     /** Thrown by the limited stream; {@link ProblemHandler} answers it with 413. */
     static final class BodyTooLarge extends IOException {
@@ -41,11 +48,12 @@ class RequestSizeLimit extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > MAX_BODY_BYTES) {
-            response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
+            ProblemType type = ProblemType.BODY_TOO_LARGE;
+            response.setStatus(type.status().value());
             response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
             response.setCharacterEncoding("UTF-8");
-            response.getWriter().write("{\"type\":\"/problems/body-too-large\",\"title\":\"Body too large\","
-                    + "\"status\":413,\"detail\":\"request bodies are limited to " + MAX_BODY_BYTES + " bytes\"}");
+            json.writeValue(response.getWriter(), type.problem("request bodies are limited to " + MAX_BODY_BYTES
+                    + " bytes; nothing was written"));
             return;
         }
         chain.doFilter(new LimitedRequest(request), response);

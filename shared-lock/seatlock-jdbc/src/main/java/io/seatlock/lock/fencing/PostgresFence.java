@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
@@ -83,14 +84,22 @@ public final class PostgresFence implements Fence {
             }
         }
         listener.onFencingRejected(resource);
-        throw new StaleFencingTokenException(resource, token, newest(connection, resource));
+        throw new StaleFencingTokenException(resource, token, newest(connection, resource).orElse(0));
     }
 
-    private long newest(Connection connection, String resource) throws SQLException {
+    /**
+     * The newest token admitted for {@code resource}, for status pages (a leader group's epoch).
+     *
+     * @param connection any connection to the database
+     * @param resource   the fenced resource
+     * @return the token, or empty if none was ever admitted
+     * @throws SQLException if the query failed
+     */
+    public OptionalLong newest(Connection connection, String resource) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(newestSql)) {
             select.setString(1, resource);
             try (ResultSet rs = select.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
+                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
             }
         }
     }

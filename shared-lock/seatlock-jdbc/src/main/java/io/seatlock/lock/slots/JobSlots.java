@@ -4,6 +4,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -66,6 +67,29 @@ public final class JobSlots {
     public Instant currentSlot() {
         return ScheduledSlot.current().orElseThrow(() -> new IllegalStateException(
                 "not inside a cron- or trigger-scheduled run; pass the slot to claim(job, slot) explicitly"));
+    }
+
+    /**
+     * One claimed slot.
+     *
+     * @param job       the job's name
+     * @param slot      the slot (the run's scheduled fire time)
+     * @param runner    the replica that claimed it
+     * @param startedAt when it was claimed
+     */
+    public record SlotRun(String job, Instant slot, String runner, Instant startedAt) {
+    }
+
+    /**
+     * The most recently scheduled slots claimed by any replica, newest first, for status pages.
+     *
+     * @param limit how many at most
+     * @return the claimed slots
+     */
+    public List<SlotRun> recent(int limit) {
+        return jdbc.query("SELECT job_name, slot, runner, started_at FROM job_runs ORDER BY slot DESC, job_name LIMIT ?",
+                (rs, i) -> new SlotRun(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getString(3),
+                        rs.getTimestamp(4).toInstant()), limit);
     }
 
     /**
