@@ -14,13 +14,31 @@ import java.time.Duration;
  *
  * @param lockProvider which ShedLock provider guards the jobs
  * @param leader       the leader-only duty
+ * @param report       the sales report job
+ * @param payments     the payment capture job
  * @param demo         demo orders, so a fresh start has payments to capture
  */
 @ConfigurationProperties("jobs")
 @Validated
 public record JobsProperties(@DefaultValue("seatlock") @NotNull LockProviderKind lockProvider,
                              @DefaultValue @Valid Leader leader,
+                             @DefaultValue Report report,
+                             @DefaultValue Payments payments,
                              @DefaultValue @Valid Demo demo) {
+
+    /**
+     * Where {@code @Scheduled} reads these settings from (SpEL on this bean), so each is declared once, here.
+     * The bean name is the one {@code @ConfigurationPropertiesScan} gives a properties record.
+     */
+    public static final String BEAN = "jobs-io.seatlock.jobs.JobsProperties";
+
+    /** @param cron when the report runs; {@code -} switches it off */
+    public record Report(@DefaultValue("0 */5 * * * *") String cron) {
+    }
+
+    /** @param cron when captures run; {@code -} switches them off */
+    public record Payments(@DefaultValue("*/30 * * * * *") String cron) {
+    }
 
     public enum LockProviderKind {
         /** seatlock: owner-checked unlock and extend, always. */

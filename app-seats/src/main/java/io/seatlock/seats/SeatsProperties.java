@@ -25,6 +25,12 @@ public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
                               @DefaultValue @Valid Relay relay) {
 
     /**
+     * Where {@code @Scheduled} reads these settings from (SpEL on this bean), so each is declared once, here.
+     * The bean name is the one {@code @ConfigurationPropertiesScan} gives a properties record.
+     */
+    public static final String BEAN = "seats-io.seatlock.seats.SeatsProperties";
+
+    /**
      * @param interval   pause between relay rounds
      * @param batchSize  rows sent per round, each claimed and marked on its own
      * @param claimLease how long a claimed row stays with its relay; longer than one send (SMTP timeouts)

@@ -1,6 +1,6 @@
 package io.seatlock.jobs.demo;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import io.seatlock.jobs.JobsProperties;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -14,17 +14,21 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code jobs.demo.enabled=true}.
  */
 @Component
-@ConditionalOnBooleanProperty("jobs.demo.enabled")
 class DemoOrders {
 
     private final JdbcClient jdbc;
+    private final JobsProperties.Demo settings;
 
-    DemoOrders(JdbcClient jdbc) {
+    DemoOrders(JdbcClient jdbc, JobsProperties properties) {
         this.jdbc = jdbc;
+        this.settings = properties.demo();
     }
 
-    @Scheduled(initialDelay = 0, fixedDelayString = "${jobs.demo.order-every:10s}")
+    @Scheduled(initialDelay = 0, fixedDelayString = "#{@'" + JobsProperties.BEAN + "'.demo().orderEvery()}")
     void placeOrder() {
+        if (!settings.enabled()) {
+            return;
+        }
         jdbc.sql("INSERT INTO payments (idempotency_key, amount_cents) VALUES (:key, :amount)")
                 .param("key", "demo-" + UUID.randomUUID())
                 .param("amount", ThreadLocalRandom.current().nextLong(5, 200) * 100)

@@ -27,7 +27,7 @@ class LeaderDuties {
         this.meters = meters;
     }
 
-    @Scheduled(fixedDelayString = "${jobs.leader.duty-interval:5s}")
+    @Scheduled(fixedDelayString = "#{@'" + JobsProperties.BEAN + "'.leader().dutyInterval()}")
     void rebalance() {
         try {
             if (ledger.record(election, "rebalance")) {

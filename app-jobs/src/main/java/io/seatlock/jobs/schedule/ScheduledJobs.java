@@ -1,5 +1,6 @@
 package io.seatlock.jobs.schedule;
 
+import io.seatlock.jobs.JobsProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.OverlapImpact;
@@ -35,7 +36,7 @@ class ScheduledJobs {
     }
 
     /** WASTED_WORK if doubled: a report mailed twice is noise, so the lock (plus the slot record) is enough. */
-    @Scheduled(cron = "${jobs.report.cron:0 */5 * * * *}")
+    @Scheduled(cron = "#{@'" + JobsProperties.BEAN + "'.report().cron()}")
     @SchedulerLock(name = "sales-report", lockAtMostFor = "PT4M", lockAtLeastFor = "PT30S")
     void salesReport() {
         LockAssert.assertLocked();
@@ -47,7 +48,7 @@ class ScheduledJobs {
     }
 
     /** BROKEN_PROMISE if doubled: money. The lock keeps the crowd out; job_runs and the conditional capture decide. */
-    @Scheduled(cron = "${jobs.payments.cron:*/30 * * * * *}")
+    @Scheduled(cron = "#{@'" + JobsProperties.BEAN + "'.payments().cron()}")
     @SchedulerLock(name = "payment-capture", lockAtMostFor = "PT25S", lockAtLeastFor = "PT5S")
     void capturePayments() {
         LockAssert.assertLocked();

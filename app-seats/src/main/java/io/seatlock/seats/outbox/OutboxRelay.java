@@ -46,7 +46,7 @@ class OutboxRelay {
         this.meters = meters;
     }
 
-    @Scheduled(fixedDelayString = "${seats.relay.interval:500ms}")
+    @Scheduled(fixedDelayString = "#{@'" + SeatsProperties.BEAN + "'.relay().interval()}")
     void relay() {
         for (int i = 0; i < settings.batchSize(); i++) {
             Optional<Pending> row;

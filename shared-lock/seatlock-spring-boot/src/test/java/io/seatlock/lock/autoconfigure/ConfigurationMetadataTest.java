@@ -1,7 +1,10 @@
 package io.seatlock.lock.autoconfigure;
 
 import com.jayway.jsonpath.JsonPath;
+import io.seatlock.lock.redis.RedisLockSettings;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,6 +42,17 @@ class ConfigurationMetadataTest {
         List<String> names = JsonPath.read(metadataJson(), "$.properties[*].name");
         List<Object> undescribed = JsonPath.read(metadataJson(), "$.properties[?(!@.description)].name");
         assertThat(undescribed).as("properties without a description among %s", names).isEmpty();
+    }
+
+    /** The Spring defaults and the plain-Java defaults are one fact: a change to one must change the other. */
+    @Test
+    void thePropertiesDefaultsAreTheRedisLocksDefaults() {
+        SeatlockLockProperties properties = new Binder(new MapConfigurationPropertySource())
+                .bindOrCreate("seatlock.lock", SeatlockLockProperties.class);
+        RedisLockSettings defaults = RedisLockSettings.defaults();
+        assertThat(new RedisLockSettings(properties.keyPrefix(), properties.instanceIdOrDefault(),
+                properties.clockDriftFactor(), properties.minSafetyMargin(), properties.minBackoff(),
+                properties.maxBackoff())).isEqualTo(defaults);
     }
 
     private static String metadataJson() throws IOException {
