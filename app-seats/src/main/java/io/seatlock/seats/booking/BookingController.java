@@ -54,7 +54,7 @@ class BookingController {
         BookingConfirmation booked = bookings.book(SeatId.parse(event, seat), request, requireValidKey(key));
         return ResponseEntity.status(HttpStatus.CREATED)
                 .location(URI.create("/api/events/" + event + "/seats/" + seat))
-                .header("X-Bouncer", booked.bouncer())
+                .header("X-Bouncer", booked.bouncer().wire())
                 .body(booked);
     }
 

@@ -85,11 +85,11 @@ public class BookingService {
 
     private BookingConfirmation bookOnce(SeatId seat, BookingRequest request, String idempotencyKey) {
         if (!properties.bouncerEnabled()) {
-            return decide(seat, request, idempotencyKey, null, "off");
+            return decide(seat, request, idempotencyKey, null, BouncerState.OFF);
         }
         // One round trip answers all three: sold (the decided marker a winner left), busy, or ours.
         Optional<LockLease> lease;
-        String bouncerState = "up";
+        BouncerState bouncerState = BouncerState.UP;
         try {
             AcquireAttempt attempt = bouncer.tryAcquireUnlessDecided(seat.lockName(), properties.holdTtl(),
                     OverlapImpact.BROKEN_PROMISE);
@@ -104,7 +104,7 @@ public class BookingService {
             }
         } catch (LockUnavailableException e) {
             lease = Optional.empty();
-            bouncerState = "down";
+            bouncerState = BouncerState.DOWN;
             meters.counter("seats.bouncer.down").increment();
             log.warn("bouncer down, PostgreSQL decides {} alone: {}", seat, e.getMessage());
         }
@@ -142,7 +142,7 @@ public class BookingService {
 
     /** The referee's part: look, (maybe pause), write conditionally. */
     private BookingConfirmation decide(SeatId seat, BookingRequest request, String idempotencyKey, FencingToken token,
-                                       String bouncerState) {
+                                       BouncerState bouncerState) {
         Optional<Boolean> free = referee.isFree(seat);
         if (free.isEmpty()) {
             count("not-found");
@@ -159,7 +159,7 @@ public class BookingService {
     }
 
     private BookingConfirmation claim(SeatId seat, BookingRequest request, String idempotencyKey, FencingToken token,
-                                      String bouncerState) {
+                                      BouncerState bouncerState) {
         try {
             return referee.claim(seat, request, idempotencyKey, token, bouncerState);
         } catch (SeatAlreadyTaken e) {

@@ -51,7 +51,7 @@ class SeatReferee {
                         + "WHERE idempotency_key = :key")
                 .param("key", idempotencyKey)
                 .query((rs, n) -> new BookingConfirmation(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-                        rs.getString(4), (Long) rs.getObject(5), "replayed"))
+                        rs.getString(4), (Long) rs.getObject(5), BouncerState.REPLAYED))
                 .optional();
     }
 
@@ -63,7 +63,7 @@ class SeatReferee {
      * @throws SeatNotFound     if the event or seat does not exist
      */
     public BookingConfirmation claim(SeatId seat, BookingRequest request, String idempotencyKey, FencingToken token,
-                                     String bouncer) {
+                                     BouncerState bouncer) {
         AtomicBoolean written = new AtomicBoolean();
         try {
             return transactions.execute(tx -> {
@@ -80,7 +80,7 @@ class SeatReferee {
     }
 
     private BookingConfirmation write(SeatId seat, BookingRequest request, String idempotencyKey, FencingToken token,
-                                      String bouncer) {
+                                      BouncerState bouncer) {
         Long fence = token == null ? null : token.value();
         int rows = jdbc.sql(CLAIM)
                 .param("email", request.buyer()).param("name", request.name()).param("token", fence)

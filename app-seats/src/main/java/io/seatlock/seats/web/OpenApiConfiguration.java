@@ -4,14 +4,12 @@ import io.seatlock.seats.problems.ProblemType;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;
-import io.swagger.v3.oas.models.tags.Tag;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.stream.Collectors;
 
 /** The OpenAPI page's title, version, description (with every problem type) and tags. */
@@ -40,8 +38,7 @@ class OpenApiConfiguration {
                 .collect(Collectors.joining("\n"));
         return new OpenAPI()
                 .info(new Info().title("seatlock tickets API").version(version).description(DESCRIPTION + problems)
-                        .license(new License().name("Apache-2.0").url("https://www.apache.org/licenses/LICENSE-2.0")))
-                .tags(List.of(new Tag().name("Seats").description("Events on sale and the state of each seat"),
-                        new Tag().name("Bookings").description("Book a seat; look a booking up by its Idempotency-Key")));
+                        .license(new License().name("Apache-2.0").url("https://www.apache.org/licenses/LICENSE-2.0")));
+        // The tags and their descriptions come from the controllers' @Tag annotations, written there once.
     }
 }
