@@ -56,9 +56,7 @@ public final class PostgresFence implements Fence {
      * @param listener told of each refused token
      */
     public PostgresFence(String table, LockListener listener) {
-        if (table == null || !TABLE_NAME.matcher(table).matches()) {
-            throw new IllegalArgumentException("fence table must be a plain SQL identifier, was '" + table + "'");
-        }
+        requireTableName(table);
         this.listener = LockListeners.guarded(List.of(Objects.requireNonNull(listener, "listener")));
         this.admitSql = "INSERT INTO " + table + " AS f (resource, token) VALUES (?, ?) "
                 + "ON CONFLICT (resource) DO UPDATE SET token = EXCLUDED.token, updated_at = now() "
@@ -85,6 +83,20 @@ public final class PostgresFence implements Fence {
         }
         listener.onFencingRejected(resource);
         throw new StaleFencingTokenException(resource, token, newest(connection, resource).orElse(0));
+    }
+
+    /**
+     * Checks a table name the library puts into SQL: a plain identifier, optionally schema-qualified.
+     *
+     * @param table the name
+     * @return the name
+     * @throws IllegalArgumentException for anything else
+     */
+    public static String requireTableName(String table) {
+        if (table == null || !TABLE_NAME.matcher(table).matches()) {
+            throw new IllegalArgumentException("table must be a plain SQL identifier, was '" + table + "'");
+        }
+        return table;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.seatlock.lock.slots;
 
+import io.seatlock.lock.fencing.PostgresFence;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.sql.Timestamp;
@@ -18,6 +19,8 @@ public final class JobSlots {
 
     private final JdbcTemplate jdbc;
     private final String runner;
+    private final String claimSql;
+    private final String recentSql;
 
     /**
      * Job slots on the application's database.
@@ -26,8 +29,24 @@ public final class JobSlots {
      * @param runner this replica's name, recorded with each slot it claims
      */
     public JobSlots(JdbcTemplate jdbc, String runner) {
+        this(jdbc, runner, "job_runs");
+    }
+
+    /**
+     * Job slots on a table of their own name (the columns of {@code R__seatlock_job_runs.sql}).
+     *
+     * @param jdbc   the application's JdbcTemplate (claims join its transactions)
+     * @param runner this replica's name, recorded with each slot it claims
+     * @param table  a plain SQL identifier, optionally schema-qualified
+     */
+    public JobSlots(JdbcTemplate jdbc, String runner, String table) {
         this.jdbc = Objects.requireNonNull(jdbc, "jdbc");
         this.runner = Objects.requireNonNull(runner, "runner");
+        PostgresFence.requireTableName(table);
+        this.claimSql = "INSERT INTO " + table + " (job_name, slot, runner) VALUES (?, ?, ?) "
+                + "ON CONFLICT (job_name, slot) DO NOTHING";
+        this.recentSql = "SELECT job_name, slot, runner, started_at FROM " + table
+                + " ORDER BY slot DESC, job_name LIMIT ?";
     }
 
     /**
@@ -42,8 +61,7 @@ public final class JobSlots {
             throw new IllegalArgumentException("job name must not be blank");
         }
         Objects.requireNonNull(slot, "slot");
-        return jdbc.update("INSERT INTO job_runs (job_name, slot, runner) VALUES (?, ?, ?) "
-                + "ON CONFLICT (job_name, slot) DO NOTHING", job, Timestamp.from(slot), runner) == 1;
+        return jdbc.update(claimSql, job, Timestamp.from(slot), runner) == 1;
     }
 
     /**
@@ -87,7 +105,7 @@ public final class JobSlots {
      * @return the claimed slots
      */
     public List<SlotRun> recent(int limit) {
-        return jdbc.query("SELECT job_name, slot, runner, started_at FROM job_runs ORDER BY slot DESC, job_name LIMIT ?",
+        return jdbc.query(recentSql,
                 (rs, i) -> new SlotRun(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getString(3),
                         rs.getTimestamp(4).toInstant()), limit);
     }

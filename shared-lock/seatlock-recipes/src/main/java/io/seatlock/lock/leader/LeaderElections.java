@@ -2,6 +2,8 @@ package io.seatlock.lock.leader;
 
 import io.seatlock.lock.DistributedLock;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
@@ -21,12 +23,28 @@ public final class LeaderElections implements AutoCloseable {
     private volatile boolean running;
 
     /**
-     * How one group campaigns.
+     * How one group campaigns; also what {@code seatlock.leader.groups.<name>} binds to.
      *
-     * @param lease how long a term lasts unless renewed (renewed at a third of it)
-     * @param retry pause between campaign attempts of a non-leader; shorter than the lease
+     * @param lease how long a term lasts unless renewed (renewed at a third of it); default 10 s
+     * @param retry pause between campaign attempts of a non-leader; shorter than the lease; default 1 s
      */
-    public record Term(Duration lease, Duration retry) {
+    public record Term(@Nullable Duration lease, @Nullable Duration retry) {
+
+        /** The default lease. */
+        public static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
+        /** The default retry. */
+        public static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
+
+        /**
+         * Fills in the defaults.
+         *
+         * @param lease the lease, or null for {@link #DEFAULT_LEASE}
+         * @param retry the retry, or null for {@link #DEFAULT_RETRY}
+         */
+        public Term {
+            lease = lease != null ? lease : DEFAULT_LEASE;
+            retry = retry != null ? retry : DEFAULT_RETRY;
+        }
     }
 
     /**

@@ -16,8 +16,6 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * One leader election per {@code seatlock.leader.groups.<name>}, on whichever {@link DistributedLock} the
@@ -36,9 +34,7 @@ public class SeatlockLeaderAutoConfiguration {
     LeaderElections leaderElections(DistributedLock lock, SeatlockLeaderProperties properties,
                                     SeatlockLockProperties lockProperties, ApplicationEventPublisher events) {
         String candidate = properties.candidate() != null ? properties.candidate() : lockProperties.instanceIdOrDefault();
-        Map<String, LeaderElections.Term> groups = new LinkedHashMap<>();
-        properties.groups().forEach((name, g) -> groups.put(name, new LeaderElections.Term(g.lease(), g.retry())));
-        return new LeaderElections(lock, candidate, groups, group -> new Candidate() {
+        return new LeaderElections(lock, candidate, properties.groups(), group -> new Candidate() {
             @Override
             public void onGranted(FencingToken epoch) {
                 events.publishEvent(new LeadershipGranted(group, candidate, epoch));
