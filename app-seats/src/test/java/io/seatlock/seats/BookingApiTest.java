@@ -247,6 +247,12 @@ class BookingApiTest {
             assertThat(second.statusCode()).isEqualTo(409);
             assertThat(db.buyerOf("concert", "5A")).isEqualTo("eve@example.com");
             assertThat(noBouncer.counter("seats.bouncer.down")).isEqualTo(2.0);
+            // Without its bouncer the replica still books correctly: it stays healthy, alive and ready.
+            for (String probe : new String[] {"/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"}) {
+                HttpResponse<String> answer = noBouncer.get(probe);
+                assertThat(answer.statusCode()).as(probe + ": " + answer.body()).isEqualTo(200);
+                assertThat(answer.body()).as(probe).contains("\"status\":\"UP\"");
+            }
         }
     }
 

@@ -1,0 +1,66 @@
+package io.seatlock.jobs;
+
+import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.test.FaultProxy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A Redis outage never makes app-jobs look dead (liveness and the whole health stay UP, so nothing restarts
+ * it), but takes it out of readiness: its jobs cannot run without the lock. It comes back when Redis does.
+ */
+class RedisOutageHealthTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("RedisOutageHealthTest");
+
+    private static final HttpClient http = HttpClient.newHttpClient();
+
+    private static HttpResponse<String> get(int port, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aRedisOutageTakesTheReplicaOutOfReadinessButNeverOutOfLiveness() throws Exception {
+        try (FaultProxy redis = new FaultProxy(servers.redis().host(), servers.redis().port())) {
+            Map<String, String> p = new HashMap<>(servers.springProperties());
+            p.put("server.port", "0");
+            p.put("spring.data.redis.port", Integer.toString(redis.port()));
+            p.put("seatlock.lock.command-timeout", "500ms");
+            p.put("jobs.report.cron", "-");
+            p.put("jobs.payments.cron", "-");
+            String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+            try (ConfigurableApplicationContext app = new SpringApplicationBuilder(JobsApplication.class).run(args)) {
+                int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+                await().atMost(Duration.ofSeconds(30)).until(() -> get(port, "/actuator/health/readiness").statusCode() == 200);
+
+                redis.down();
+                await().atMost(Duration.ofSeconds(30)).until(() -> get(port, "/actuator/health/readiness").statusCode() == 503);
+                assertThat(get(port, "/actuator/health/readiness").body()).contains("DEGRADED");
+                HttpResponse<String> liveness = get(port, "/actuator/health/liveness");
+                assertThat(liveness.statusCode()).isEqualTo(200);
+                assertThat(liveness.body()).contains("\"status\":\"UP\"");
+                HttpResponse<String> health = get(port, "/actuator/health");
+                assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+                assertThat(health.body()).contains("\"status\":\"UP\"");
+
+                redis.heal();
+                await().atMost(Duration.ofSeconds(30)).until(() -> get(port, "/actuator/health/readiness").statusCode() == 200);
+            }
+        }
+    }
+}
