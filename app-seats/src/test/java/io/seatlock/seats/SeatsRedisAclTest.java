@@ -39,7 +39,7 @@ class SeatsRedisAclTest {
                 HttpResponse<String> health = app.get("/actuator/health");
                 assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
                 JsonNode components = JsonMapper.shared().readTree(health.body()).get("components");
-                assertThat(components.get("redis").get("status").asString()).isEqualTo("UP");
+                assertThat(components.has("redis")).as("Spring's Redis indicator is off: the seatlock one reports Redis").isFalse();
                 assertThat(components.get("seatlock").get("status").asString()).isEqualTo("UP");
 
                 HttpResponse<String> booked = app.book("concert", "7G", "ada@example.com", "Ada");

@@ -16,6 +16,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ThreeReplicasTest {
 
+    static {
+        // Three replicas start at once in one JVM: Spring Boot re-initialising Logback from each at the same time
+        // races inside Logback (ConcurrentModificationException). Separate processes never share it.
+        System.setProperty("org.springframework.boot.logging.LoggingSystem", "none");
+    }
+
     @Test
     void threeReplicasOnOneEmptyDatabaseAllStartAndMigrateOnce() throws Exception {
         ExecutorService starts = Executors.newFixedThreadPool(3);
