@@ -9,10 +9,6 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,11 +23,8 @@ import static org.awaitility.Awaitility.await;
  */
 class DevReplicasTest {
 
-    private static final HttpClient http = HttpClient.newHttpClient();
-
     private static JsonNode jobsGroup(ChildJvm replica) throws Exception {
-        String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + replica.port() + "/actuator/locks"))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String body = ReplicaHttp.get(replica.port(), "/actuator/locks", Duration.ofSeconds(5)).body();
         for (JsonNode group : JsonMapper.shared().readTree(body).get("leaders")) {
             if (group.get("group").asString().equals("jobs")) {
                 return group;

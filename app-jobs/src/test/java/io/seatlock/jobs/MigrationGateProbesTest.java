@@ -12,9 +12,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
@@ -33,11 +30,8 @@ class MigrationGateProbesTest {
 
     @RegisterExtension
     static final IsolatedServers servers = new IsolatedServers("MigrationGateProbesTest");
-    private static final HttpClient http = HttpClient.newHttpClient();
-
     private static HttpResponse<String> get(int port, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        return ReplicaHttp.get(port, path, Duration.ofSeconds(5));
     }
 
     @Test

@@ -7,9 +7,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
@@ -27,11 +24,8 @@ class RedisOutageHealthTest {
     @RegisterExtension
     static final IsolatedServers servers = new IsolatedServers("RedisOutageHealthTest");
 
-    private static final HttpClient http = HttpClient.newHttpClient();
-
     private static HttpResponse<String> get(int port, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        return ReplicaHttp.get(port, path, Duration.ofSeconds(10));
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -98,7 +99,7 @@ class OutsideProjectsIT {
     @Test
     void aSecondBuildOfTheSameSourcesGivesByteIdenticalLibraryJars() throws IOException {
         Path copy = WORK.resolve("rebuild");
-        copySources(ROOT, copy);
+        copy(ROOT, copy, Set.of(".git", "target", "bench")); // the repository's sources only
         List<String> modules = List.of("seatlock-api", "seatlock-recipes", "seatlock-redis", "seatlock-jdbc",
                 "seatlock-shedlock", "seatlock-spring-boot", "seatlock-spring-boot-starter");
         String projects = String.join(",", modules.stream().map(m -> "shared-lock/" + m).toList());
@@ -140,7 +141,7 @@ class OutsideProjectsIT {
         servers.postgres().dropDatabase(database);
         servers.postgres().ensureDatabase(database);
         Path dir = WORK.resolve(project);
-        copy(PROJECTS.resolve(project), dir);
+        copy(PROJECTS.resolve(project), dir, Set.of("target"));
         List<String> command = new ArrayList<>(List.of(ROOT.resolve("mvnw").toString(), "-B", "-ntp", "verify",
                 "-s", WORK.resolve("settings.xml").toString(), "-Dmaven.repo.local=" + REPO,
                 "-Dseatlock.version=" + VERSION));
@@ -182,13 +183,16 @@ class OutsideProjectsIT {
         }
     }
 
-    /** The repository's sources, without build output or version control. */
-    private static void copySources(Path from, Path to) throws IOException {
+    /** Copies a tree, attributes included (the wrapper stays executable), leaving out folders of these names. */
+    private static void copy(Path from, Path to, Set<String> leftOut) {
         try (Stream<Path> files = Files.walk(from)) {
             for (Path source : files.filter(p -> {
-                List<String> segments = new ArrayList<>();
-                from.relativize(p).forEach(segment -> segments.add(segment.toString()));
-                return !segments.contains(".git") && !segments.contains("target") && !segments.contains("bench");
+                for (Path segment : from.relativize(p)) {
+                    if (leftOut.contains(segment.toString())) {
+                        return false;
+                    }
+                }
+                return true;
             }).toList()) {
                 Path target = to.resolve(from.relativize(source).toString());
                 if (Files.isDirectory(source)) {
@@ -196,19 +200,6 @@ class OutsideProjectsIT {
                 } else {
                     Files.copy(source, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                             java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-    }
-
-    private static void copy(Path from, Path to) {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path source : files.toList()) {
-                Path target = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(source, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 }
             }
         } catch (IOException e) {

@@ -4,12 +4,11 @@ import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
-import io.seatlock.lock.spi.DaemonThreads;
-import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.StaleFencingTokenException;
-
+import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.spi.LockSpec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -58,6 +58,8 @@ public final class LeaderElection implements AutoCloseable {
     /** Makes "change the term, queue its callback" one step, so close() cannot drop a revocation. Held for nothing else. */
     private final ReentrantLock termChange = new ReentrantLock();
     private volatile ExecutorService notifier;
+    /** The notifier's one thread: a yield made from a callback must not wait for that callback. */
+    private volatile @Nullable Thread callbackThread;
 
     /**
      * Makes an election; starts nothing.
@@ -87,7 +89,12 @@ public final class LeaderElection implements AutoCloseable {
         Thread loop = new Thread(this::campaign, "leader-election-" + group + "-" + candidate);
         loop.setDaemon(true);
         if (campaign.compareAndSet(null, loop)) {
-            notifier = Executors.newSingleThreadExecutor(DaemonThreads.named(callbackThreadName()));
+            ThreadFactory named = DaemonThreads.named("leader-callbacks-" + group);
+            notifier = Executors.newSingleThreadExecutor(task -> {
+                Thread thread = named.newThread(task);
+                callbackThread = thread;
+                return thread;
+            });
             loop.start();
         }
     }
@@ -223,7 +230,7 @@ public final class LeaderElection implements AutoCloseable {
 
     /** Waits for a queued callback, bounded; never from the callback thread itself (it would wait for itself). */
     private void awaitCallback(Future<?> callback, Duration atMost) {
-        if (Thread.currentThread().getName().startsWith(callbackThreadName())) {
+        if (Thread.currentThread() == callbackThread) {
             return;
         }
         try {
@@ -235,10 +242,6 @@ public final class LeaderElection implements AutoCloseable {
         } catch (TimeoutException e) {
             log.warn("election {}: onRevoked still runs as the term's lease ends; releasing", group);
         }
-    }
-
-    private String callbackThreadName() {
-        return "leader-callbacks-" + group;
     }
 
     private void campaign() {

@@ -11,12 +11,13 @@ import java.util.function.Consumer;
  *
  * @param calls     bounded Redis calls
  * @param commands  the owner-checked scripts
- * @param settings  key layout, safety margin
+ * @param keys      the key layout (the decided marker's key)
+ * @param settings  safety margin
  * @param listener  told what the lease does (guarded)
  * @param watchdogs runs renewals
  * @param callbacks runs lost-lease callbacks
  * @param ended     told when the lease ends (released or lost), to drop it from the held ones
  */
-record LeaseContext(RedisCalls calls, LeaseCommands commands, RedisLockSettings settings, LockListener listener,
+record LeaseContext(RedisCalls calls, LeaseCommands commands, RedisKeys keys, RedisLockSettings settings, LockListener listener,
                     ScheduledExecutorService watchdogs, LostLeaseCallbacks callbacks, Consumer<RedisLease> ended) {
 }

@@ -272,7 +272,7 @@ final class RedisLease implements LockLease {
         stopWatchdog();
         context.ended().accept(this);
         CompletableFuture<Long> delete = keepMarkerFor == null ? context.commands().delete(lockKey, owner)
-                : context.commands().deleteDecided(lockKey, context.settings().keys().decided(spec.name()), owner,
+                : context.commands().deleteDecided(lockKey, context.keys().decided(spec.name()), owner,
                         keepMarkerFor);
         return delete.thenApply(deleted -> before == State.LOST ? ReleaseOutcome.LOST : ended(deleted == 1));
     }

@@ -78,7 +78,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         // Starts no thread before its first task.
         this.watchdogs = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-watchdog"));
         this.watchdogs.setRemoveOnCancelPolicy(true);
-        this.leases = new LeaseContext(calls, new LeaseCommands(calls), settings, this.listener, watchdogs, callbacks,
+        this.leases = new LeaseContext(calls, new LeaseCommands(calls), keys, settings, this.listener, watchdogs, callbacks,
                 held::remove);
         this.status = new RedisLockStatus(calls, keys);
     }
@@ -163,7 +163,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     @Override
     public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
         LockSpec spec = spec(name, ttl, impact);
-        return uninterruptibly(spec, false).attempt().lease();
+        return uninterruptibly(spec, false).lease();
     }
 
     @Override
@@ -254,16 +254,13 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     @Override
     public AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
         LockSpec spec = spec(name, ttl, impact);
-        return uninterruptibly(spec, true).attempt();
-    }
-
-    private record Uninterruptible(AcquireAttempt attempt) {
+        return uninterruptibly(spec, true);
     }
 
     /** One attempt that waits on through an interrupt (bounded by the command timeout) and keeps it for the caller. */
-    private Uninterruptible uninterruptibly(LockSpec spec, boolean unlessDecided) {
+    private AcquireAttempt uninterruptibly(LockSpec spec, boolean unlessDecided) {
         try {
-            return new Uninterruptible(attempt(spec, false, unlessDecided));
+            return attempt(spec, false, unlessDecided);
         } catch (InterruptedException e) {
             throw new IllegalStateException("an uninterruptible attempt was interrupted", e); // cannot happen
         }
