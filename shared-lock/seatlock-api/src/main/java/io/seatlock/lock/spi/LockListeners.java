@@ -38,6 +38,14 @@ public final class LockListeners {
      * @return a listener that never throws
      */
     public static LockListener guarded(List<? extends LockListener> listeners) {
+        // Nothing to guard, or guarded already (the auto-configuration guards, then the lock does): no second
+        // wrapper on the lock's hot path.
+        if (listeners.stream().allMatch(l -> l == LockListener.NOOP)) {
+            return LockListener.NOOP;
+        }
+        if (listeners.size() == 1 && listeners.get(0) instanceof Guarded already) {
+            return already;
+        }
         return new Guarded(List.copyOf(listeners));
     }
 
