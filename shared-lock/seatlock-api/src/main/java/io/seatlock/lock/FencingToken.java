@@ -5,8 +5,8 @@ package io.seatlock.lock;
  * whose lease has since passed to someone else (Kleppmann's fencing token).
  *
  * <p>Tokens are strictly increasing per lock name and never reused: the acquire script takes
- * {@code max(counter + 1, Redis server time in microseconds)}, so even a Redis restart that forgets
- * the counter does not hand out a smaller token (unless the Redis server clock steps back).
+ * {@code max(last token + 1, Redis server time in microseconds)}, so even a Redis restart that forgets
+ * the last token does not hand out a smaller one (unless the Redis server's clock is behind the last grant's).
  */
 public record FencingToken(long value) implements Comparable<FencingToken> {
 

@@ -19,10 +19,10 @@ import java.util.concurrent.CompletionException;
 enum LockScripts {
 
     /**
-     * KEYS: lock, fence counter (same hash slot). ARGV: owner token, ttl ms, fence counter lifetime ms.
-     * Returns the fencing token, or 0 if the lock is held. The token is max(counter + 1, server time in
-     * microseconds), so it stays strictly increasing even if Redis forgets the counter; that is also why
-     * the counter may expire a while after the last grant instead of piling up one key per name forever.
+     * KEYS: lock, fence (same hash slot). ARGV: owner token, ttl ms, fence lifetime ms.
+     * Returns the fencing token, or 0 if the lock is held. The token is max(last token + 1, server time in
+     * microseconds), so it stays strictly increasing even if Redis forgets the fence; that is also why
+     * the fence may expire a while after the last grant instead of piling up one key per name forever.
      */
     ACQUIRE("""
             if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -31,7 +31,7 @@ enum LockScripts {
             """ + Fragments.GRANT),
 
     /**
-     * ACQUIRE behind a look at the decided marker. KEYS: lock, fence counter, decided marker (one hash slot).
+     * ACQUIRE behind a look at the decided marker. KEYS: lock, fence, decided marker (one hash slot).
      * ARGV as ACQUIRE. Returns the fencing token; -1 if the marker is there (nothing taken); if the lock is
      * held, -(2 + its PTTL in ms), so a busy answer says how long the holder's lease still runs.
      */
@@ -74,17 +74,22 @@ enum LockScripts {
             return 0
             """);
 
-    /** The grant both acquire scripts end with, once the lock key is set. */
+    /**
+     * The grant both acquire scripts end with, once the lock key is set: the token is
+     * max(last + 1, server time in µs), and the fence key is read and written in one {@code SET ... GET}
+     * that also renews its lifetime. Only when the last token is not below now (a grant in the same
+     * microsecond, or a fence ahead of this server's clock) does a second {@code SET} store last + 1.
+     * A value that is not a number counts as no value, as a forgotten fence does.
+     */
     private static final class Fragments {
         static final String GRANT = """
                 local now = redis.call('TIME')
-                local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
-                local token = redis.call('INCR', KEYS[2])
-                if token < floor then
-                  token = floor
-                  redis.call('SET', KEYS[2], string.format('%.0f', floor))
+                local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
+                local last = tonumber(redis.call('SET', KEYS[2], string.format('%.0f', token), 'PX', ARGV[3], 'GET'))
+                if last and last >= token then
+                  token = last + 1
+                  redis.call('SET', KEYS[2], string.format('%.0f', token), 'PX', ARGV[3])
                 end
-                redis.call('PEXPIRE', KEYS[2], ARGV[3])
                 return token
                 """;
     }
