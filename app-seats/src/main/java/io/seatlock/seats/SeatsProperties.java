@@ -34,13 +34,17 @@ public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
      * @param interval   pause between relay rounds
      * @param batchSize  rows sent per round, each claimed and marked on its own
      * @param claimLease how long a claimed row stays with its relay; longer than one send (SMTP timeouts)
-     * @param maxBackoff longest pause between attempts of a failing row (it is never given up)
-     * @param from       sender address
+     * @param maxBackoff   longest pause between attempts of a failing row (it is never given up), and longest
+     *                     pause of a replica whose sends keep failing
+     * @param failurePause how long a replica whose send failed stops claiming rows, so others deliver them;
+     *                     doubles per consecutive failure up to max-backoff, back to none after a sent row
+     * @param from         sender address
      */
     public record Relay(@DefaultValue("500ms") Duration interval,
                         @DefaultValue("20") @Min(1) @Max(500) int batchSize,
                         @DefaultValue("60s") @NotNull Duration claimLease,
                         @DefaultValue("10m") @NotNull Duration maxBackoff,
+                        @DefaultValue("5s") @NotNull Duration failurePause,
                         @DefaultValue("tickets@seatlock.example") @Email String from) {
     }
 }

@@ -14,6 +14,7 @@ import org.springframework.mail.javamail.MimeMessageHelper;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -24,6 +25,11 @@ import java.util.Optional;
  * lost connection between the SMTP reply and the mark resends that one row once, after its lease, with
  * the same {@code Idempotency-Key} header and Message-ID for the receiver to drop. A failed send is retried
  * with back-off doubling up to {@code seats.relay.max-backoff}; rows are never given up.
+ *
+ * <p>A failed send says as much about this replica's SMTP as about the row, so the replica that failed
+ * stops claiming for {@code seats.relay.failure-pause} (doubling while it keeps failing), longer than the
+ * row's first back-off: a replica with a broken SMTP hands its rows to the healthy ones instead of winning
+ * them back each time they come due. After the pause it tries one row; one that goes out ends the pause.
  */
 @Component
 class OutboxRelay {
@@ -46,8 +52,15 @@ class OutboxRelay {
         this.meters = meters;
     }
 
+    /** Consecutive failed sends of this replica, and until when it claims nothing (relay rounds never overlap). */
+    private volatile int failuresInARow;
+    private volatile long pausedUntilNanos = System.nanoTime();
+
     @Scheduled(fixedDelayString = "#{@'" + SeatsProperties.BEAN + "'.relay().interval()}")
     void relay() {
+        if (System.nanoTime() - pausedUntilNanos < 0) {
+            return;
+        }
         for (int i = 0; i < settings.batchSize(); i++) {
             Optional<Pending> row;
             try {
@@ -59,8 +72,24 @@ class OutboxRelay {
             if (row.isEmpty()) {
                 return;
             }
-            deliver(row.get());
+            if (!deliver(row.get())) {
+                pauseClaiming();
+                return;
+            }
+            failuresInARow = 0;
         }
+    }
+
+    private void pauseClaiming() {
+        int failures = ++failuresInARow;
+        Duration pause = settings.failurePause().multipliedBy(1L << Math.min(failures - 1, 20));
+        if (pause.compareTo(settings.maxBackoff()) > 0) {
+            pause = settings.maxBackoff();
+        }
+        pausedUntilNanos = System.nanoTime() + pause.toNanos();
+        meters.counter("seats.outbox.paused").increment();
+        log.warn("{} failed send(s) in a row here: this replica claims no outbox row for {} (others deliver them)",
+                failures, pause);
     }
 
     /** One autocommitted statement: the row is leased; no transaction or row lock outlives it. */
@@ -75,12 +104,13 @@ class OutboxRelay {
                 .param("lease", settings.claimLease().toMillis() / 1000.0).query(Pending.class).optional();
     }
 
-    private void deliver(Pending row) {
+    /** Sends one claimed row; false if the send failed (the row is handed back for a later attempt). */
+    private boolean deliver(Pending row) {
         try {
             mail.send(message(row));
         } catch (MailException | MessagingException e) {
             retryLater(row, e);
-            return;
+            return false;
         }
         try {
             jdbc.sql("""
@@ -94,10 +124,12 @@ class OutboxRelay {
             log.warn("sent {} but could not mark it sent; it will be resent once: {}", row.idempotencyKey(),
                     e.getMessage());
         }
+        return true;
     }
 
     private void retryLater(Pending row, Exception error) {
-        long backoff = Math.min(1L << Math.min(row.attempts() + 1, 30), settings.maxBackoff().toSeconds());
+        // 1 s, 2 s, 4 s ... per row: below the failing replica's own pause, so another replica gets it first.
+        long backoff = Math.min(1L << Math.min(row.attempts(), 30), settings.maxBackoff().toSeconds());
         try {
             jdbc.sql("""
                             UPDATE email_outbox SET attempts = attempts + 1, last_error = :error, claimed_until = NULL,
