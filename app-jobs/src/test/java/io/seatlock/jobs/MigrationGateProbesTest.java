@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * GH-9: a replica waiting at the migration gate answers its probes: liveness UP (a liveness probe must not
+ * GH-9, with the gate after the web server ({@code seatlock.migration.timing=after-web-server}, the explicit
+ * choice for long migrations): a replica waiting at the migration gate answers its probes: liveness UP (a liveness probe must not
  * kill it), readiness OUT_OF_SERVICE (no traffic yet); once the gate is free it migrates and turns ready.
  */
 class MigrationGateProbesTest {
@@ -43,6 +44,7 @@ class MigrationGateProbesTest {
         Map<String, String> p = new HashMap<>(servers.springProperties());
         p.put("server.port", Integer.toString(port));
         p.put("management.endpoint.health.probes.enabled", "true");
+        p.put("seatlock.migration.timing", "after-web-server");
         p.put("jobs.report.cron", "-");
         p.put("jobs.payments.cron", "-");
         String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);

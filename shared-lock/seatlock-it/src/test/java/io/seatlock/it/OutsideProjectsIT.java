@@ -88,7 +88,8 @@ class OutsideProjectsIT {
     @Test
     void threeReplicasOfAFlywayAppWithoutActuatorMigrateOnceOnAnEmptyDatabaseAndAllStart() {
         String output = build("flyway-replicas", Map.of());
-        assertThat(output).contains("Tests run: 1, Failures: 0, Errors: 0");
+        // three replicas with a JPA entity that needs V2; three migrate-once processes; three with a broken V3
+        assertThat(output).contains("Tests run: 3, Failures: 0, Errors: 0");
         JdbcTemplate db = new JdbcTemplate(servers.postgres().dataSource(database("flyway-replicas")));
         assertThat(db.queryForList("SELECT version FROM flyway_schema_history WHERE success AND version IS NOT NULL",
                 String.class)).containsExactlyInAnyOrder("1", "2");

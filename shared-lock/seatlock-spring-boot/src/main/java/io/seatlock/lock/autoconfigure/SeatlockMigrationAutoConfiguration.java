@@ -29,8 +29,8 @@ public class SeatlockMigrationAutoConfiguration {
     MigrationGate migrationGate(DistributedLock lock, SeatlockMigrationProperties properties,
                                 ApplicationEventPublisher events, ObjectProvider<MigrationGateMetrics> metrics) {
         MigrationGateMetrics counter = metrics.getIfAvailable();
-        return new MigrationGate(lock, properties.lockTtl(), properties.maxWait(), events,
-                counter == null ? result -> { } : counter::record);
+        return new MigrationGate(lock, properties, events, counter == null ? result -> { } : counter::record,
+                System::exit);
     }
 
     @Configuration(proxyBeanMethods = false)

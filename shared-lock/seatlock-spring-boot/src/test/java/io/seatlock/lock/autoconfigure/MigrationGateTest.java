@@ -49,19 +49,37 @@ class MigrationGateTest {
 
     private final List<Object> availability = new CopyOnWriteArrayList<>();
 
+    private final List<Integer> exitCodes = new CopyOnWriteArrayList<>();
+
     private MigrationGate gate(Duration ttl, Duration maxWait) {
-        return new MigrationGate(lock, ttl, maxWait,
-                event -> availability.add(((AvailabilityChangeEvent<?>) event).getState()), result -> { });
+        return gate(ttl, maxWait, SeatlockMigrationProperties.Timing.BEFORE_BEANS, false);
+    }
+
+    private MigrationGate gate(Duration ttl, Duration maxWait, SeatlockMigrationProperties.Timing timing, boolean only) {
+        return new MigrationGate(lock, new SeatlockMigrationProperties(true, ttl, maxWait, timing, only),
+                event -> availability.add(((AvailabilityChangeEvent<?>) event).getState()), result -> { },
+                exitCodes::add);
     }
 
     private Flyway flyway(Callback... callbacks) {
-        return Flyway.configure().dataSource(servers.jdbcUrl(), servers.postgres().user(), servers.postgres().password())
-                .locations("classpath:db/gate-test").callbacks(callbacks).load();
+        return flyway("classpath:db/gate-test", callbacks);
     }
 
-    @Test
-    void aReplicaThatLosesTheLockWhileMigratingRefusesToStart() {
-        Callback lockStolenMidMigration = new Callback() {
+    private Flyway flyway(String locations, Callback... callbacks) {
+        return Flyway.configure().dataSource(servers.jdbcUrl(), servers.postgres().user(), servers.postgres().password())
+                .locations(locations.split(",")).callbacks(callbacks).load();
+    }
+
+    @AfterEach
+    void dropTables() throws Exception {
+        try (var c = servers.dataSource().getConnection(); var s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS flyway_schema_history, gate_a, gate_b, gate_c");
+        }
+        servers.redis().with(r -> r.del(new RedisKeys(servers.keyPrefix()).lock("migration")));
+    }
+
+    private static Callback stealingTheLockAfterEachMigration(Runnable steal) {
+        return new Callback() {
             @Override
             public boolean supports(Event event, Context context) {
                 return event == Event.AFTER_EACH_MIGRATE;
@@ -74,10 +92,7 @@ class MigrationGateTest {
 
             @Override
             public void handle(Event event, Context context) {
-                if (lost.get() == 0) {
-                    servers.redis().with(r -> r.del(new RedisKeys(servers.keyPrefix()).lock("migration")));
-                    await().atMost(Duration.ofSeconds(3)).until(() -> lost.get() == 1);
-                }
+                steal.run();
             }
 
             @Override
@@ -85,21 +100,84 @@ class MigrationGateTest {
                 return "steal-migration-lock";
             }
         };
+    }
 
-        assertThatThrownBy(() -> gate(Duration.ofMillis(900), Duration.ofSeconds(5)).pass(flyway(lockStolenMidMigration)))
+    private void stealOnce() {
+        if (lost.get() == 0) {
+            servers.redis().with(r -> r.del(new RedisKeys(servers.keyPrefix()).lock("migration")));
+            await().atMost(Duration.ofSeconds(3)).until(() -> lost.get() == 1);
+        }
+    }
+
+    @Test
+    void aReplicaThatLosesTheLockWhileMigratingRefusesToStart() {
+        assertThatThrownBy(() -> gate(Duration.ofMillis(900), Duration.ofSeconds(5))
+                .migrate(flyway(stealingTheLockAfterEachMigration(this::stealOnce))))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("lost the 'migration' lock while migrating");
     }
 
     @Test
-    void aReplicaThatWaitsPastItsBoundFailsWithAClearError() {
-        lock.tryAcquire("migration", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
+    void byDefaultTheGateMigratesWhereSpringBootRunsFlywayBeforeTheBeansThatNeedTheSchema() {
+        gate(Duration.ofSeconds(30), Duration.ofSeconds(5)).migrate(flyway());
 
-        assertThatThrownBy(() -> gate(Duration.ofSeconds(30), Duration.ofMillis(300)).pass(flyway()))
+        assertThat(flyway().info().applied()).hasSize(2);
+        assertThat(availability).as("no web server yet: nothing to tell").isEmpty();
+    }
+
+    @Test
+    void afterTheWebServerTheGateWaitsAsAnAliveButNotReadyReplicaAndFailsClearlyPastItsBound() {
+        lock.tryAcquire("migration", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
+        MigrationGate gate = gate(Duration.ofSeconds(30), Duration.ofMillis(300),
+                SeatlockMigrationProperties.Timing.AFTER_WEB_SERVER, false);
+
+        gate.migrate(flyway());
+        assertThat(flyway().info().applied()).as("nothing before the web server").isEmpty();
+        assertThatThrownBy(gate::start)
                 .isInstanceOf(LockNotAcquiredException.class).hasMessageContaining("'migration'")
                 .hasMessageContaining("seatlock.migration.max-wait");
         assertThat(flyway().info().applied()).isEmpty();
         // while it waited it told the platform: alive, not ready
         assertThat(availability).containsExactly(LivenessState.CORRECT, ReadinessState.REFUSING_TRAFFIC);
+    }
+
+    @Test
+    void oneShotExitsZeroWhenItMigrated() {
+        gate(Duration.ofSeconds(30), Duration.ofSeconds(5), SeatlockMigrationProperties.Timing.BEFORE_BEANS, true)
+                .migrate(flyway());
+
+        assertThat(exitCodes).containsExactly(MigrationGate.SCHEMA_CURRENT);
+        assertThat(flyway().info().applied()).hasSize(2);
+    }
+
+    @Test
+    void oneShotExitsZeroWhenAnotherReplicaHadMigrated() {
+        flyway().migrate();
+        gate(Duration.ofSeconds(30), Duration.ofSeconds(5), SeatlockMigrationProperties.Timing.BEFORE_BEANS, true)
+                .migrate(flyway());
+
+        assertThat(exitCodes).containsExactly(MigrationGate.SCHEMA_CURRENT);
+    }
+
+    @Test
+    void oneShotExitsOneWhenAMigrationFailsAndTwoWhenItWaitedTooLong() {
+        MigrationGate gate = gate(Duration.ofSeconds(30), Duration.ofMillis(300),
+                SeatlockMigrationProperties.Timing.BEFORE_BEANS, true);
+        gate.migrate(flyway("classpath:db/gate-test,classpath:db/gate-failing"));
+        assertThat(exitCodes).containsExactly(MigrationGate.MIGRATION_FAILED);
+        assertThat(flyway("classpath:db/gate-test,classpath:db/gate-failing").info().current().getVersion())
+                .as("V3 rolled back").hasToString("2");
+
+        lock.tryAcquire("migration", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
+        gate.migrate(flyway());
+        assertThat(exitCodes).containsExactly(MigrationGate.MIGRATION_FAILED, MigrationGate.WAITED_TOO_LONG);
+    }
+
+    @Test
+    void oneShotExitsThreeWhenTheLockWasLostWhileMigrating() {
+        gate(Duration.ofMillis(900), Duration.ofSeconds(5), SeatlockMigrationProperties.Timing.BEFORE_BEANS, true)
+                .migrate(flyway(stealingTheLockAfterEachMigration(this::stealOnce)));
+
+        assertThat(exitCodes).containsExactly(MigrationGate.LOST_WHILE_MIGRATING);
     }
 }

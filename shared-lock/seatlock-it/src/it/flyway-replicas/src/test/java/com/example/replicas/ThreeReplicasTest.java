@@ -23,7 +23,7 @@ class ThreeReplicasTest {
     }
 
     @Test
-    void threeReplicasOnOneEmptyDatabaseAllStartAndMigrateOnce() throws Exception {
+    void threeReplicasWithAJpaEntityThatNeedsV2OnOneEmptyDatabaseAllStartAndMigrateOnce() throws Exception {
         ExecutorService starts = Executors.newFixedThreadPool(3);
         List<Future<ConfigurableApplicationContext>> replicas = new ArrayList<>();
         for (int i = 1; i <= 3; i++) {
@@ -41,6 +41,9 @@ class ThreeReplicasTest {
             assertThat(db.queryForObject("SELECT count(*) FROM flyway_schema_history WHERE success", Long.class))
                     .isEqualTo(2);
             assertThat(db.queryForObject("SELECT owner FROM accounts WHERE id = 1", String.class)).isEqualTo("omar");
+            // every replica's start-up read went through JPA on the V2 schema
+            assertThat(started).allSatisfy(app ->
+                    assertThat(app.getBean(FirstAccountOnStart.class).summary()).isEqualTo("omar/basic"));
         } finally {
             started.forEach(ConfigurableApplicationContext::close);
             starts.shutdownNow();
