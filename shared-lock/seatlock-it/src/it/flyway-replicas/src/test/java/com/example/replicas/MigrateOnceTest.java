@@ -70,7 +70,7 @@ class MigrateOnceTest {
         });
         assertThat(runs).filteredOn(run -> run.output().contains("2 migration(s) executed here")).hasSize(1);
         assertThat(runs).filteredOn(run -> run.output().contains("0 migration(s) executed here")).hasSize(2);
-        assertThat(db.queryForList("SELECT version FROM once.flyway_schema_history WHERE success ORDER BY installed_rank",
+        assertThat(db.queryForList("SELECT version FROM once.flyway_schema_history WHERE success AND version IS NOT NULL ORDER BY installed_rank",
                 String.class)).containsExactly("1", "2");
         assertThat(db.queryForObject("SELECT count(*) FROM once.accounts", Long.class)).isEqualTo(1);
     }
@@ -84,7 +84,7 @@ class MigrateOnceTest {
             assertThat(run.output()).contains("seatlock.migration.only: migration failed, exit code 1")
                     .doesNotContain("schema is current");
         });
-        assertThat(db.queryForList("SELECT version FROM broken.flyway_schema_history WHERE success ORDER BY installed_rank",
+        assertThat(db.queryForList("SELECT version FROM broken.flyway_schema_history WHERE success AND version IS NOT NULL ORDER BY installed_rank",
                 String.class)).as("V1 and V2 once, V3 never").containsExactly("1", "2");
     }
 }
