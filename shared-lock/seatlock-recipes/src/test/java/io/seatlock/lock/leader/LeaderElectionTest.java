@@ -104,6 +104,38 @@ class LeaderElectionTest {
         proxy.heal();
     }
 
+    /**
+     * Issue 21 item 9: a leader that crashes (its Redis link goes silent, it can neither renew nor release)
+     * is replaced within the README's bound: lease + retry, plus one command timeout for an attempt in flight.
+     */
+    @Test
+    void aCrashedLeaderIsReplacedWithinLeasePlusRetry() throws Exception {
+        FaultProxy crashed = new FaultProxy(servers.redis().host(), servers.redis().port());
+        cleanup.add(crashed);
+        FaultProxy healthy = new FaultProxy(servers.redis().host(), servers.redis().port());
+        cleanup.add(healthy);
+        Duration lease = Duration.ofSeconds(3);
+        Duration retry = Duration.ofMillis(300);
+        LeaderElection a = new LeaderElection(client(crashed), "crash", "a", lease, retry, new Recorder());
+        LeaderElection b = new LeaderElection(client(healthy), "crash", "b", lease, retry, new Recorder());
+        cleanup.add(a);
+        cleanup.add(b);
+        a.start();
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+        b.start();
+        FencingToken old = a.epoch().orElseThrow();
+
+        crashed.blackhole();
+        long crashedAt = System.nanoTime();
+        await().atMost(Duration.ofSeconds(30)).until(b::isLeader);
+        Duration takeover = Duration.ofNanos(System.nanoTime() - crashedAt);
+
+        assertThat(b.epoch().orElseThrow().isNewerThan(old)).isTrue();
+        // the lease cannot end sooner than its last renewal (at most a third of the lease before the crash) allows
+        assertThat(takeover).isGreaterThan(lease.multipliedBy(2).dividedBy(3).minusMillis(100))
+                .isLessThan(lease.plus(retry).plusSeconds(1)); // + one command timeout (1 s)
+    }
+
     @Test
     void aYieldedLeaderIsReplacedByAnotherCandidateWithANewerEpoch() throws Exception {
         FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());

@@ -63,7 +63,8 @@ final class RedisCalls {
 
     /** Sends and waits, uninterruptibly (an interrupt is kept for the caller), at most the command timeout. */
     <T> T call(String group, Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
-        return awaitUninterruptibly(group, send(command), callDeadline());
+        long deadline = callDeadline(); // before sending: whatever sending costs is inside the bound
+        return awaitUninterruptibly(group, send(command), deadline);
     }
 
     /** When a call started now must have its answer: the command timeout plus a little slack. */

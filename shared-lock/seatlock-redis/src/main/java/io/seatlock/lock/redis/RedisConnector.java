@@ -9,8 +9,10 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
+import io.seatlock.lock.spi.DaemonThreads;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -22,6 +24,8 @@ import java.util.function.Supplier;
  * the next call tries again.
  */
 final class RedisConnector implements AutoCloseable {
+
+    private static final ThreadFactory CONNECTING = DaemonThreads.named("seatlock-redis-connect");
 
     private final AbstractRedisClient client;
     private final Supplier<CompletableFuture<StatefulConnection<String, String>>> connect;
@@ -72,7 +76,10 @@ final class RedisConnector implements AutoCloseable {
             }
             CompletableFuture<RedisClusterAsyncCommands<String, String>> fresh = new CompletableFuture<>();
             if (attempt.compareAndSet(current, fresh)) {
-                connect.get().whenComplete((connection, error) -> {
+                // Started on a thread of its own: a first connect also builds Lettuce's event loops and
+                // loads Netty, which would otherwise run on the caller's thread, outside its bound.
+                CompletableFuture.supplyAsync(connect, command -> CONNECTING.newThread(command).start())
+                        .thenCompose(Function.identity()).whenComplete((connection, error) -> {
                     if (error != null) {
                         fresh.completeExceptionally(error);
                     } else {

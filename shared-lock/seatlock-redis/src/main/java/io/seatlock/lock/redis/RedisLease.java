@@ -247,7 +247,8 @@ final class RedisLease implements LockLease {
 
     @Override
     public ReleaseOutcome release() {
-        return awaitUninterruptibly(releaseAsync());
+        long deadline = context.calls().callDeadline();
+        return awaitUninterruptibly(releaseAsync(), deadline);
     }
 
     @Override
@@ -255,7 +256,8 @@ final class RedisLease implements LockLease {
         if (keepMarkerFor == null || keepMarkerFor.toMillis() < 1) {
             throw new IllegalArgumentException("the decided marker must be kept at least 1 ms, was " + keepMarkerFor);
         }
-        return awaitUninterruptibly(releaseAsync(keepMarkerFor));
+        long deadline = context.calls().callDeadline();
+        return awaitUninterruptibly(releaseAsync(keepMarkerFor), deadline);
     }
 
     /** Ends the lease at once (it leaves {@code heldLeases} even if Redis is down) and deletes the key by owner. */
@@ -350,10 +352,6 @@ final class RedisLease implements LockLease {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    private <T> T awaitUninterruptibly(CompletableFuture<T> answer) {
-        return awaitUninterruptibly(answer, context.calls().callDeadline());
     }
 
     private <T> T awaitUninterruptibly(CompletableFuture<T> answer, long deadline) {

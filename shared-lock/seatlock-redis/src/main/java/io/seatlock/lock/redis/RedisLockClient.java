@@ -201,6 +201,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     private AcquireAttempt attempt(LockSpec spec, boolean interruptible, boolean unlessDecided)
             throws InterruptedException {
+        long deadline = calls.callDeadline(); // from the caller's entry: connecting and sending are inside it
         String group = LockListeners.groupOf(spec.name());
         listener.onAttempt(group);
         String owner = ownerTokens.next();
@@ -226,7 +227,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         }
         long token;
         try {
-            token = calls.await(group, answer, interruptible, calls.callDeadline());
+            token = calls.await(group, answer, interruptible, deadline);
         } catch (InterruptedException | LockUnavailableException e) {
             answer.whenComplete((granted, error) -> leases.commands().takeBack(scriptKeys[0], owner));
             throw e;
