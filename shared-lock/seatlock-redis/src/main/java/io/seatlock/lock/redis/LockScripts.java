@@ -19,9 +19,10 @@ import java.util.concurrent.CompletionException;
 enum LockScripts {
 
     /**
-     * KEYS: lock, fence (same hash slot). ARGV: owner token, ttl ms, fence lifetime ms.
-     * Returns the fencing token, or 0 if the lock is held. The token is max(last token + 1, server time in
-     * microseconds), so it stays strictly increasing even if Redis forgets the fence; that is also why
+     * KEYS: lock, fence (same hash slot). ARGV: owner token, ttl ms, fence lifetime ms, the highest token
+     * this client was granted for the name (0 if none). Returns the fencing token, or 0 if the lock is held.
+     * The token is max(last token + 1, server time in microseconds, the client's highest + 1), so it stays
+     * strictly increasing even if Redis forgets the fence; that is also why
      * the fence may expire a while after the last grant instead of piling up one key per name forever.
      */
     ACQUIRE("""
@@ -76,18 +77,26 @@ enum LockScripts {
 
     /**
      * The grant both acquire scripts end with, once the lock key is set: the token is
-     * max(last + 1, server time in µs), and the fence key is read and written in one {@code SET ... GET}
-     * that also renews its lifetime. Only when the last token is not below now (a grant in the same
-     * microsecond, or a fence ahead of this server's clock) does a second {@code SET} store last + 1.
-     * A value that is not a number counts as no value, as a forgotten fence does.
+     * max(last + 1, server time in µs, the client's highest + 1), and the fence key is read and written in
+     * one {@code SET ... GET} that also renews its lifetime. Only when the time does not win (a grant in the
+     * same microsecond, a fence ahead of this server's clock, a client that saw a larger token before a
+     * failover) does a second {@code SET} store the larger token. A value that is not a number counts as no
+     * value, as a forgotten fence does.
      */
     private static final class Fragments {
         static final String GRANT = """
                 local now = redis.call('TIME')
                 local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
                 local last = tonumber(redis.call('SET', KEYS[2], string.format('%.0f', token), 'PX', ARGV[3], 'GET'))
+                local now_us = token
                 if last and last >= token then
                   token = last + 1
+                end
+                local seen = tonumber(ARGV[4])
+                if seen and seen >= token then
+                  token = seen + 1
+                end
+                if token ~= now_us then
                   redis.call('SET', KEYS[2], string.format('%.0f', token), 'PX', ARGV[3])
                 end
                 return token

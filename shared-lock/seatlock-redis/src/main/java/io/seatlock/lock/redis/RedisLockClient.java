@@ -67,6 +67,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private final LeaseContext leases;
     private final RedisLockStatus status;
     private volatile @Nullable TtlArgs lastTtl;
+    private final GrantedTokens grantedTokens = new GrantedTokens();
 
     private RedisLockClient(RedisConnector redis, Duration commandTimeout, RedisLockSettings settings,
                             LockListener listener) {
@@ -210,7 +211,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
                 : new String[] {keys.lock(name), keys.fence(name)};
         LockScripts script = unlessDecided ? LockScripts.ACQUIRE_UNLESS_DECIDED : LockScripts.ACQUIRE;
         TtlArgs ttl = ttlArgs(spec.ttl().toMillis());
-        String[] args = {owner, ttl.lease(), ttl.fence()};
+        String[] args = {owner, ttl.lease(), ttl.fence(), grantedTokens.floor(name)};
         // The lease's clock starts when the script is handed to the connection, after any connect: still
         // before Redis runs it, so the local deadline stays on the safe side.
         long[] sentAt = new long[1];
@@ -240,6 +241,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             listener.onBusy(group);
             return AcquireAttempt.busy(token == 0 ? null : Duration.ofMillis(-token - 2));
         }
+        grantedTokens.granted(name, token);
         RedisLease lease = new RedisLease(leases, spec, group, scriptKeys[0], owner, new FencingToken(token), sentAt[0]);
         if (!lease.isValid()) {
             // Redis answered after the lease's own validity: someone else may already hold it. Not ours.

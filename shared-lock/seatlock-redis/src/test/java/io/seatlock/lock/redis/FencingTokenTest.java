@@ -54,7 +54,11 @@ class FencingTokenTest {
     }
 
     private long grant(String name) {
-        try (LockLease lease = lock.tryAcquire(name, TTL, OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
+        return grant(lock, name);
+    }
+
+    private static long grant(RedisLockClient client, String name) {
+        try (LockLease lease = client.tryAcquire(name, TTL, OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
             return lease.fencingToken().value();
         }
     }
@@ -115,6 +119,29 @@ class FencingTokenTest {
         redis(r -> r.set(keys.fence("garbled"), "not a number"));
 
         assertThat(grant("garbled")).isGreaterThan(before);
+    }
+
+    /**
+     * A failover to a replica that has lost the fence and whose clock is behind the old master's hands a
+     * second client a smaller token; a client that was granted the larger one does not go backwards, and its
+     * next grant lifts the fence above it for everyone.
+     */
+    @Test
+    void aClientThatSawALargerTokenNeverGoesBackwardsAndLiftsTheFenceForOthers() {
+        long oldMastersClock = serverMicros() + Duration.ofMinutes(10).toNanos() / 1000; // ten minutes ahead
+        redis(r -> r.set(keys.fence("failover"), Long.toString(oldMastersClock)));
+        long beforeFailover = grant("failover");
+        redis(RedisCommands::flushall); // the promoted replica: no fence, and its clock is the "behind" one
+        try (RedisLockClient other = RedisLockClient.standalone(redis.server().uri(), Duration.ofSeconds(2),
+                RedisLockSettings.defaults().withInstanceId("other"), LockListener.NOOP)) {
+            long otherClientsToken = grant(other, "failover");
+            assertThat(otherClientsToken).as("where no client saw the larger token, the clock decides")
+                    .isLessThan(beforeFailover);
+
+            long afterFailover = grant("failover");
+            assertThat(afterFailover).isGreaterThan(beforeFailover);
+            assertThat(grant(other, "failover")).isGreaterThan(afterFailover);
+        }
     }
 
     @Test
