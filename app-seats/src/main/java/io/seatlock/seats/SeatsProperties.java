@@ -17,12 +17,26 @@ import java.time.Duration;
  * @param holdTtl        how long the bouncer's lock on a seat lives if its holder vanishes
  * @param bouncerEnabled ask Redis first (true), or let PostgreSQL alone decide every attempt
  * @param relay          the e-mail outbox relay
+ * @param mapMaxAge      how old a seat map may be before the next view refreshes it (every viewer of an
+ *                       event shares one; a view never gets one older than {@link #MAP_NEVER_OLDER_THAN})
  */
 @ConfigurationProperties("seats")
 @Validated
 public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
                               @DefaultValue("true") boolean bouncerEnabled,
-                              @DefaultValue @Valid Relay relay) {
+                              @DefaultValue @Valid Relay relay,
+                              @DefaultValue("500ms") @NotNull Duration mapMaxAge) {
+
+    /** The promise to viewers: a seat map served while another view refreshes it is at most this old. */
+    public static final Duration MAP_NEVER_OLDER_THAN = Duration.ofSeconds(2);
+
+    /** Checks what a record component constraint cannot say. */
+    public SeatsProperties {
+        if (mapMaxAge != null && mapMaxAge.compareTo(MAP_NEVER_OLDER_THAN) > 0) {
+            throw new IllegalArgumentException("seats.map-max-age must not exceed " + MAP_NEVER_OLDER_THAN
+                    + ", was " + mapMaxAge);
+        }
+    }
 
     /**
      * Where {@code @Scheduled} reads these settings from (SpEL on this bean), so each is declared once, here.

@@ -16,11 +16,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Future;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.List;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * GH-11 item 6: a seat-map view costs one EXISTS per free seat of that event, never a scan of Redis, so a
@@ -46,7 +53,8 @@ class SeatMapCostTest {
             long keys = redis.server().with(r -> r.dbsize());
             assertThat(keys).isGreaterThanOrEqualTo(1_000_000L);
             try (SeatsReplica app = SeatsReplica.start("map", servers, 1, Map.of(
-                    "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
+                    "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h",
+                    "seats.map-max-age", "0ms")); // every view refreshes: the cost of one refresh
                  RedisLockClient someoneElse = RedisLockClient.standalone(RedisURI.create("127.0.0.1", redis.port()),
                          Duration.ofSeconds(2),
                          RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP)) {
@@ -65,6 +73,56 @@ class SeatMapCostTest {
                 assertThat(calls(redis, "exists") - existsBefore).as("one EXISTS per seat of the event").isEqualTo(400);
                 assertThat(took).as("one round of EXISTS, not a walk through a million keys").isLessThan(Duration.ofSeconds(3));
             }
+        }
+    }
+
+    /**
+     * GH-20 item 5: an on-sale crowd watching the map shares one snapshot per event, so Redis sees one round
+     * of EXISTS per refresh (at most one per seats.map-max-age), not one per view; a seat someone starts
+     * booking still shows HELD within the promised 2 s.
+     */
+    @Test
+    void aCrowdOfViewersSharesOneSnapshotAndStillSeesAHeldSeatWithinTwoSeconds() throws Exception {
+        try (OwnedRedis redis = new OwnedRedis();
+             SeatsReplica app = SeatsReplica.start("crowd", servers, 1, Map.of(
+                     "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
+             RedisLockClient someoneElse = RedisLockClient.standalone(RedisURI.create("127.0.0.1", redis.port()),
+                     Duration.ofSeconds(2), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()),
+                     LockListener.NOOP)) {
+            app.get("/api/events/concert/seats");
+            int viewers = 16;
+            int viewsEach = 125;
+            ExecutorService crowd = Executors.newFixedThreadPool(viewers);
+            try {
+                long existsBefore = calls(redis, "exists");
+                long start = System.nanoTime();
+                List<Future<?>> views = new ArrayList<>();
+                for (int v = 0; v < viewers; v++) {
+                    views.add(crowd.submit(() -> {
+                        for (int i = 0; i < viewsEach; i++) {
+                            assertThat(app.get("/api/events/concert/seats").statusCode()).isEqualTo(200);
+                        }
+                    }));
+                }
+                for (Future<?> view : views) {
+                    view.get(2, TimeUnit.MINUTES);
+                }
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                long exists = calls(redis, "exists") - existsBefore;
+                long refreshesAtMost = took.toMillis() / 500 + 2; // seats.map-max-age 500 ms
+                assertThat(exists).as("EXISTS for %d views in %s", viewers * viewsEach, took)
+                        .isLessThanOrEqualTo(400 * refreshesAtMost)
+                        .isLessThan(400L * viewers * viewsEach / 10);
+            } finally {
+                crowd.shutdownNow();
+            }
+
+            someoneElse.tryAcquire("seat:concert:9K", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+            long heldAt = System.nanoTime();
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> app.get("/api/events/concert/seats").body().contains("{\"seat\":\"9K\",\"status\":\"HELD\"}"));
+            assertThat(Duration.ofNanos(System.nanoTime() - heldAt)).as("map staleness")
+                    .isLessThan(Duration.ofSeconds(2));
         }
     }
 }

@@ -11,6 +11,7 @@ import io.seatlock.lock.OverlapImpact;
 import io.seatlock.seats.SeatsProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 
 import java.time.Duration;
@@ -36,13 +37,15 @@ public class BookingService {
     private final SeatReferee referee;
     private final SeatsProperties properties;
     private final MeterRegistry meters;
+    private final ApplicationEventPublisher events;
 
     BookingService(DistributedLock bouncer, SeatReferee referee, SeatsProperties properties,
-                   MeterRegistry meters) {
+                   MeterRegistry meters, ApplicationEventPublisher events) {
         this.bouncer = bouncer;
         this.referee = referee;
         this.properties = properties;
         this.meters = meters;
+        this.events = events;
     }
 
     /**
@@ -155,6 +158,7 @@ public class BookingService {
         Checkpoint.reach(BEFORE_SEAT_WRITE);
         BookingConfirmation confirmation = claim(seat, request, idempotencyKey, token, bouncerState);
         count("booked");
+        events.publishEvent(new SeatBooked(seat));
         return confirmation;
     }
 
