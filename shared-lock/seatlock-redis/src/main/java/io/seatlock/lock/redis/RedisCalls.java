@@ -91,15 +91,21 @@ final class RedisCalls {
         try {
             while (true) {
                 try {
-                    return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    T value = answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    redis.answered();
+                    return value;
                 } catch (InterruptedException e) {
                     if (interruptible) {
                         throw e;
                     }
                     interrupted = true;
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof RedisCommandTimeoutException) {
+                        reconnectIfSilent();
+                    }
                     throw unavailable(group, e.getCause());
                 } catch (TimeoutException e) {
+                    reconnectIfSilent();
                     throw unavailable(group, new RedisCommandTimeoutException("no answer within " + commandTimeout));
                 }
             }
@@ -107,6 +113,13 @@ final class RedisCalls {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    private void reconnectIfSilent() {
+        if (redis.timedOut(commandTimeout)) {
+            log.warn("no answer from Redis for two command timeouts ({} each): closed the connection; the next call "
+                    + "connects afresh (through Sentinel, to the current master)", commandTimeout);
         }
     }
 

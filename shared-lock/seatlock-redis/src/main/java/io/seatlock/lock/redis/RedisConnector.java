@@ -11,6 +11,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.seatlock.lock.spi.DaemonThreads;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,9 +23,15 @@ import java.util.function.Supplier;
  * arrive while a connect is under way share that one attempt and each waits only its own time bound:
  * a black-holed server never makes callers queue behind each other. A failed attempt is forgotten, so
  * the next call tries again.
+ *
+ * <p>A connection that stays silent while calls time out (no answer for two command timeouts) is closed
+ * and a new one made on the next call: a frozen or partitioned master keeps a TCP connection open (its
+ * kernel still acknowledges), so Lettuce would never reconnect, and with Sentinel a new connection is
+ * what finds the promoted master.
  */
 final class RedisConnector implements AutoCloseable {
 
+    private static final long ANSWER_STAMP_GRAIN_NANOS = 10_000_000;
     private static final ThreadFactory CONNECTING = DaemonThreads.named("seatlock-redis-connect");
 
     private final AbstractRedisClient client;
@@ -33,7 +40,9 @@ final class RedisConnector implements AutoCloseable {
     private final AtomicReference<CompletableFuture<RedisClusterAsyncCommands<String, String>>> attempt =
             new AtomicReference<>();
     private volatile RedisClusterAsyncCommands<String, String> connected;
-    private volatile StatefulConnection<String, String> connection;
+    private final AtomicReference<StatefulConnection<String, String>> connection = new AtomicReference<>();
+    /** When a call last got an answer (coarse: written at most every few milliseconds). */
+    private volatile long lastAnswerNanos = System.nanoTime();
 
     private RedisConnector(AbstractRedisClient client,
                            Supplier<CompletableFuture<StatefulConnection<String, String>>> connect,
@@ -83,7 +92,8 @@ final class RedisConnector implements AutoCloseable {
                     if (error != null) {
                         fresh.completeExceptionally(error);
                     } else {
-                        this.connection = connection;
+                        lastAnswerNanos = System.nanoTime();
+                        this.connection.set(connection);
                         connected = commands.apply(connection);
                         fresh.complete(connected);
                     }
@@ -93,9 +103,36 @@ final class RedisConnector implements AutoCloseable {
         }
     }
 
+    /** A call got its answer. */
+    void answered() {
+        long now = System.nanoTime();
+        if (now - lastAnswerNanos > ANSWER_STAMP_GRAIN_NANOS) {
+            lastAnswerNanos = now;
+        }
+    }
+
+    /**
+     * A call timed out. If nothing has answered for two timeouts, the connection is closed (what waits on it
+     * fails at once) and the next call connects afresh.
+     *
+     * @return true if this call closed the connection
+     */
+    boolean timedOut(Duration timeout) {
+        StatefulConnection<String, String> silent = connection.get();
+        if (silent == null || System.nanoTime() - lastAnswerNanos < 2 * timeout.toNanos()
+                || !connection.compareAndSet(silent, null)) {
+            return false;
+        }
+        lastAnswerNanos = System.nanoTime();
+        connected = null;
+        attempt.set(null);
+        silent.closeAsync();
+        return true;
+    }
+
     @Override
     public void close() {
-        StatefulConnection<String, String> c = connection;
+        StatefulConnection<String, String> c = connection.get();
         if (c != null) {
             c.close();
         }
