@@ -60,6 +60,16 @@ class LeaderElectionTest {
         }
     }
 
+    /** Starts {@code a}, waits until it leads, then starts {@code b}; both closed after the test. */
+    private FencingToken leaderThenFollower(LeaderElection a, LeaderElection b) {
+        cleanup.add(a);
+        cleanup.add(b);
+        a.start();
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+        b.start();
+        return a.epoch().orElseThrow();
+    }
+
     private RedisLockClient client(FaultProxy proxy) {
         RedisLockClient client = RedisLockClient.standalone(RedisURI.create(proxy.host(), proxy.port()),
                 Duration.ofSeconds(1), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
@@ -118,12 +128,7 @@ class LeaderElectionTest {
         Duration retry = Duration.ofMillis(300);
         LeaderElection a = new LeaderElection(client(crashed), "crash", "a", lease, retry, new Recorder());
         LeaderElection b = new LeaderElection(client(healthy), "crash", "b", lease, retry, new Recorder());
-        cleanup.add(a);
-        cleanup.add(b);
-        a.start();
-        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
-        b.start();
-        FencingToken old = a.epoch().orElseThrow();
+        FencingToken old = leaderThenFollower(a, b);
 
         crashed.blackhole();
         long crashedAt = System.nanoTime();
@@ -147,12 +152,7 @@ class LeaderElectionTest {
         LeaderElection b = new LeaderElection(lock, "handover", "b", Duration.ofSeconds(2), Duration.ofMillis(50), second);
         first.election = a;
         second.election = b;
-        cleanup.add(a);
-        cleanup.add(b);
-        a.start();
-        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
-        b.start();
-        FencingToken old = a.epoch().orElseThrow();
+        FencingToken old = leaderThenFollower(a, b);
         assertThat(b.isLeader()).isFalse();
 
         a.yieldLeadership();
