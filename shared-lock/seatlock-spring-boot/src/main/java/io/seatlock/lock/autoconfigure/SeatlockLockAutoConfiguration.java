@@ -47,6 +47,11 @@ public class SeatlockLockAutoConfiguration {
                         settings, listener);
     }
 
+    @Bean
+    RedisLockWarmUp seatlockRedisLockWarmUp(ObjectProvider<RedisLockClient> lock) {
+        return new RedisLockWarmUp(lock.getIfAvailable());
+    }
+
     private static RedisEndpoints endpoints(SeatlockLockProperties properties, SpringRedisEndpoints springRedis) {
         if (!properties.clusterNodes().isEmpty()) {
             return RedisEndpoints.clusterOf(properties.clusterNodes());

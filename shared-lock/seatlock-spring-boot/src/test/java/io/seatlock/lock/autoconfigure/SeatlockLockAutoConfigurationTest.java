@@ -1,5 +1,6 @@
 package io.seatlock.lock.autoconfigure;
 
+import io.seatlock.localservers.OwnedRedis;
 import io.seatlock.lock.redis.RedisKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -52,6 +53,19 @@ class SeatlockLockAutoConfigurationTest {
                     "spring.data.redis.port=" + servers.redis().port(),
                     "seatlock.lock.key-prefix=" + servers.keyPrefix(),
                     "seatlock.lock.instance-id=replica-7");
+
+    /** The first connect happens while the application starts, not inside the first lock call's timeout. */
+    @Test
+    void theLockConnectsWhileTheApplicationStartsBeforeAnyCall() throws Exception {
+        try (OwnedRedis redis = new OwnedRedis()) {
+            runner.withPropertyValues("seatlock.lock.redis-url=redis://127.0.0.1:" + redis.port()).run(context -> {
+                assertThat(context).hasSingleBean(RedisLockClient.class);
+                // this test's own INFO connection is the other one
+                await().atMost(Duration.ofSeconds(30)).until(() -> redis.server().with(r -> r.info("clients")).lines()
+                        .anyMatch(l -> l.strip().equals("connected_clients:2")));
+            });
+        }
+    }
 
     @Test
     void wiresLockFenceShedLockHealthAndMetricsFromSpringsRedisSettings() {
