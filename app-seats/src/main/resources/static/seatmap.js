@@ -77,28 +77,54 @@ function showNotFound(detail, events) {
     $('panel').hidden = true;
 }
 
+let startRetryMs = POLL_MS; // doubles up to 30 s while the box office cannot be reached
+
+/** The page could not load: say so, with the server's own words if it sent a problem, and try again. */
+function retryStart(headline, problem) {
+    const detail = problem && typeof problem.detail === 'string' ? ` ${problem.detail}` : '';
+    say('error', headline, `${detail} Trying again in ${Math.round(startRetryMs / 1000)} s.`);
+    setTimeout(start, startRetryMs);
+    startRetryMs = Math.min(startRetryMs * 2, 30000);
+}
+
 async function start() {
-    let events;
+    let res;
     try {
-        events = (await getJson('/api/events')).body;
+        res = await getJson('/api/events');
     } catch (e) {
-        say('error', 'The box office cannot be reached.', ' Reload the page in a moment.');
+        res = null;
+    }
+    if (!res || !res.ok || !Array.isArray(res.body)) {
+        retryStart('The box office cannot be reached.', res && res.body);
         return;
     }
+    const events = res.body;
     if (!eventId && events.length > 0) eventId = events[0].id;
     const event = events.find((e) => e.id === eventId);
     if (!event) {
+        clearMessage();
         showNotFound(eventId ? `There is no event called “${eventId}”.` : 'No events are on sale right now.', events);
         return;
     }
     document.title = `${event.name} · choose your seat`;
     $('event-name').textContent = event.name;
     $('event-when').textContent = new Date(event.startsAt).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' });
-    const seats = await getJson(seatsUrl());
-    if (!seats.ok) {
+    let seats;
+    try {
+        seats = await getJson(seatsUrl());
+    } catch (e) {
+        seats = null;
+    }
+    if (seats && seats.status === 404) {
+        clearMessage();
         showNotFound(seats.body.detail || `The seats of “${eventId}” cannot be shown.`, events);
         return;
     }
+    if (!seats || !seats.ok || !Array.isArray(seats.body)) {
+        retryStart('The seats cannot be shown right now.', seats && seats.body);
+        return;
+    }
+    clearMessage();
     loadMine();
     build(seats.body);
     $('hall').hidden = false;

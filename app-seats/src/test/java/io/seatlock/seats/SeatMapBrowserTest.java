@@ -3,6 +3,7 @@ package io.seatlock.seats;
 import io.seatlock.lock.redis.RedisKeys;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
+import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.HeadlessChromium;
 import io.seatlock.localservers.HeadlessChromium.Viewport;
 import io.seatlock.localservers.IsolatedServers;
@@ -206,6 +207,37 @@ class SeatMapBrowserTest {
             waitFor(kim).until(ExpectedConditions.textToBe(By.id("chosen"), "2B"));
         } finally {
             kim.quit();
+        }
+    }
+
+    /**
+     * GH-21 item 11: when the replica's database cannot be reached, /api/events answers a problem; the page
+     * says so (it used to hang on "Loading the seat map..." with a script error) and shows the map by itself
+     * once the database is back.
+     */
+    @Test
+    void aPageWhoseReplicaCannotReachItsDatabaseSaysSoAndRecoversWithoutAReload() throws Exception {
+        try (FaultProxy link = new FaultProxy(servers.postgres().host(), servers.postgres().port())) {
+            SeatsReplica dark = SeatsReplica.start("browser-dark", servers, mail.getSmtp().getPort(), Map.of(
+                    "spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + link.port() + "/" + servers.database(),
+                    "spring.datasource.hikari.connection-timeout", "1000",
+                    "spring.datasource.hikari.data-source-properties.connectTimeout", "1"));
+            WebDriver browser = HeadlessChromium.open(Viewport.DESKTOP);
+            try {
+                link.down();
+                browser.get(dark.uri("/").toString());
+                waitForMessage(browser, "The box office cannot be reached.");
+                assertThat(browser.findElement(By.id("message")).getText()).contains("Trying again in");
+                assertThat(browser.findElement(By.id("hall")).isDisplayed()).isFalse();
+                HeadlessChromium.screenshot(browser, "seatmap-desktop-database-gone");
+
+                link.heal();
+                waitFor(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("button[data-seat='1A']")));
+                assertThat(browser.findElement(By.id("message")).getText()).isEmpty();
+            } finally {
+                browser.quit();
+                dark.close();
+            }
         }
     }
 
