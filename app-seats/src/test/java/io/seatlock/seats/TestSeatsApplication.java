@@ -22,6 +22,7 @@ public final class TestSeatsApplication {
             RaceDemo.run();
             return;
         }
-        SpringApplication.from(SeatsApplication::main).with(DevServers.class).run(args);
+        DevServers.announce(SpringApplication.from(SeatsApplication::main).with(DevServers.class).run(args)
+                .getApplicationContext(), "The seat map");
     }
 }

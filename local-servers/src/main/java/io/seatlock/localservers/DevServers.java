@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -64,5 +65,11 @@ public class DevServers {
                 return Standalone.of(redis.host(), redis.port());
             }
         };
+    }
+
+    /** The development run's last line: where the running application's page is. */
+    public static void announce(ConfigurableApplicationContext app, String page) {
+        log.info("{} is on http://127.0.0.1:{}/ (Ctrl-C stops it)", page,
+                app.getEnvironment().getProperty("local.server.port"));
     }
 }
