@@ -16,15 +16,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.Future;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ExecutorService;
-import java.util.List;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,9 +37,7 @@ class SeatMapCostTest {
     static final IsolatedServers servers = new IsolatedServers("SeatMapCostTest");
 
     private static long calls(OwnedRedis redis, String command) {
-        String stats = redis.server().with(r -> r.info("commandstats"));
-        Matcher m = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(stats);
-        return m.find() ? Long.parseLong(m.group(1)) : 0;
+        return redis.server().commandCalls().getOrDefault(command, 0L);
     }
 
     @Test

@@ -9,6 +9,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -40,6 +42,19 @@ public record RedisServer(String source, String host, int port, String password)
     }
 
     /** Deletes every key that starts with {@code prefix}; returns how many. */
+    /** Calls per command since start or {@code CONFIG RESETSTAT}, from {@code INFO commandstats} (lower-case names). */
+    public Map<String, Long> commandCalls() {
+        Map<String, Long> calls = new TreeMap<>();
+        for (String line : with(r -> r.info("commandstats")).split("\r?\n")) {
+            if (line.startsWith("cmdstat_")) {
+                String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+                String count = line.substring(line.indexOf("calls=") + "calls=".length(), line.indexOf(','));
+                calls.put(name, Long.parseLong(count));
+            }
+        }
+        return calls;
+    }
+
     public long deleteKeys(String prefix) {
         if (prefix == null || prefix.isEmpty()) {
             throw new IllegalArgumentException("refusing to delete keys without a prefix");

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -154,22 +153,10 @@ class FencingTokenTest {
             grant("counted");
         }
 
-        Map<String, Long> calls = commandCalls();
+        Map<String, Long> calls = redis.server().commandCalls();
         calls.keySet().removeAll(List.of("config", "info", "hello", "client")); // this test's own connections
         assertThat(calls).isEqualTo(Map.of("evalsha", 2L * pairs, "set", 2L * pairs, "time", (long) pairs,
                 "get", (long) pairs, "del", (long) pairs));
         assertThat(calls.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(7L * pairs);
-    }
-
-    private Map<String, Long> commandCalls() {
-        Map<String, Long> calls = new TreeMap<>();
-        for (String line : redis(r -> r.info("commandstats")).split("\r?\n")) {
-            if (line.startsWith("cmdstat_")) {
-                String name = line.substring("cmdstat_".length(), line.indexOf(':'));
-                String count = line.substring(line.indexOf("calls=") + 6, line.indexOf(','));
-                calls.put(name, Long.parseLong(count));
-            }
-        }
-        return calls;
     }
 }
