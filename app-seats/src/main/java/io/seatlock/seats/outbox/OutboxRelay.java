@@ -82,10 +82,7 @@ class OutboxRelay {
 
     private void pauseClaiming() {
         int failures = ++failuresInARow;
-        Duration pause = settings.failurePause().multipliedBy(1L << Math.min(failures - 1, 20));
-        if (pause.compareTo(settings.maxBackoff()) > 0) {
-            pause = settings.maxBackoff();
-        }
+        Duration pause = doubled(settings.failurePause(), failures - 1);
         pausedUntilNanos = System.nanoTime() + pause.toNanos();
         meters.counter("seats.outbox.paused").increment();
         log.warn("{} failed send(s) in a row here: this replica claims no outbox row for {} (others deliver them)",
@@ -129,7 +126,7 @@ class OutboxRelay {
 
     private void retryLater(Pending row, Exception error) {
         // 1 s, 2 s, 4 s ... per row: below the failing replica's own pause, so another replica gets it first.
-        long backoff = Math.min(1L << Math.min(row.attempts(), 30), settings.maxBackoff().toSeconds());
+        long backoff = doubled(Duration.ofSeconds(1), row.attempts()).toSeconds();
         try {
             jdbc.sql("""
                             UPDATE email_outbox SET attempts = attempts + 1, last_error = :error, claimed_until = NULL,
@@ -143,6 +140,12 @@ class OutboxRelay {
         meters.counter("seats.outbox.failed").increment();
         log.warn("could not send {} (attempt {}), retrying in {} s: {}", row.idempotencyKey(), row.attempts() + 1,
                 backoff, error.getMessage());
+    }
+
+    /** {@code first} doubled {@code times} times, at most {@code seats.relay.max-backoff}. */
+    private Duration doubled(Duration first, int times) {
+        Duration doubled = first.multipliedBy(1L << Math.min(times, 30));
+        return doubled.compareTo(settings.maxBackoff()) > 0 ? settings.maxBackoff() : doubled;
     }
 
     private MimeMessage message(Pending row) throws MessagingException {
