@@ -10,6 +10,7 @@ import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.lock.spi.LockListeners;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -47,9 +48,11 @@ public class SeatlockLockAutoConfiguration {
                         settings, listener);
     }
 
+    /** Only when the lock is this configuration's own (not an application's replacement). */
     @Bean
-    RedisLockWarmUp seatlockRedisLockWarmUp(ObjectProvider<RedisLockClient> lock) {
-        return new RedisLockWarmUp(lock.getIfAvailable());
+    @ConditionalOnBean(RedisLockClient.class)
+    RedisLockWarmUp seatlockRedisLockWarmUp(RedisLockClient lock) {
+        return new RedisLockWarmUp(lock);
     }
 
     private static RedisEndpoints endpoints(SeatlockLockProperties properties, SpringRedisEndpoints springRedis) {
