@@ -1,4 +1,6 @@
 // The operations page: polls /api/operations every 2 s and redraws the tables (there is nothing to focus in them).
+// When the replica cannot read its data the page says so and shows no figure as if it were current: figures
+// never loaded stay "–", figures loaded before are marked with the time they are from.
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 2000;
 
@@ -22,9 +24,10 @@ function badge(text, className) {
     return span;
 }
 
-/** Replaces a table's rows; an empty list shows why it is empty. */
+/** Replaces a table's rows; an empty list shows why it is empty. Cells carry their column's name (phone layout). */
 function fill(tableId, items, columns, emptyText) {
     const body = $(tableId).tBodies[0];
+    const labels = [...$(tableId).tHead.rows[0].cells].map((th) => th.textContent);
     if (items.length === 0) {
         const tr = document.createElement('tr');
         const td = cell(emptyText, 'empty');
@@ -35,7 +38,11 @@ function fill(tableId, items, columns, emptyText) {
     }
     body.replaceChildren(...items.map((item) => {
         const tr = document.createElement('tr');
-        columns(item).forEach((c) => tr.append(cell(c)));
+        columns(item).forEach((c, i) => {
+            const td = cell(c);
+            td.dataset.label = labels[i];
+            tr.append(td);
+        });
         return tr;
     }));
 }
@@ -71,17 +78,48 @@ function render(view) {
         'No migrations applied.');
 }
 
-async function refresh() {
+let shownAt = null; // when the figures on the page were read, or null if none ever were
+
+/** Why the last read failed: the problem's detail when the replica answered one, else what went wrong. */
+async function reason(res) {
     try {
-        const res = await fetch('/api/operations', { signal: AbortSignal.timeout(10000) });
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        render(await res.json());
-        $('updated').textContent = `updated ${new Date().toLocaleTimeString()}`;
-        $('updated').dataset.state = 'live';
-    } catch (e) {
-        $('updated').textContent = `cannot reach this replica (${e.message}); retrying`;
-        $('updated').dataset.state = 'stale';
+        const problem = await res.json();
+        if (problem.detail) return problem.detail;
+    } catch (ignored) {
+        // not a problem document
     }
+    return `HTTP ${res.status}`;
+}
+
+function unavailable(why) {
+    const since = shownAt
+        ? `The figures below are from ${shownAt.toLocaleTimeString()} and may be out of date.`
+        : 'No figures can be shown until it can.';
+    $('problem').textContent = `${why.replace(/\.+$/, '')}. ${since} Trying again every ${POLL_MS / 1000} s.`;
+    $('problem').hidden = false;
+    document.body.classList.toggle('stale', shownAt !== null);
+    $('updated').textContent = shownAt ? `last updated ${shownAt.toLocaleTimeString()}` : 'not loaded';
+    $('updated').dataset.state = 'stale';
+}
+
+async function refresh() {
+    let res;
+    try {
+        res = await fetch('/api/operations', { signal: AbortSignal.timeout(10000) });
+    } catch (e) {
+        unavailable(`This replica does not answer (${e.message})`);
+        return;
+    }
+    if (!res.ok) {
+        unavailable(await reason(res));
+        return;
+    }
+    render(await res.json());
+    shownAt = new Date();
+    $('problem').hidden = true;
+    document.body.classList.remove('stale');
+    $('updated').textContent = `updated ${shownAt.toLocaleTimeString()}`;
+    $('updated').dataset.state = 'live';
 }
 
 refresh();

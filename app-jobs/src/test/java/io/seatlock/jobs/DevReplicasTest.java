@@ -19,7 +19,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * GH-9: two app-jobs replicas started the README's way (TestJobsApplication, no server settings, each on
- * its own HTTP port) find the same development servers and elect one leader between them.
+ * its own HTTP port) find the same development servers and elect one leader between them, and each ends
+ * cleanly when asked to stop.
  */
 class DevReplicasTest {
 
@@ -55,6 +56,10 @@ class DevReplicasTest {
             assertThat(views).extracting(v -> v.get("candidate").asString()).doesNotHaveDuplicates();
             String owner = redis.with(r -> r.get(new RedisKeys(prefix).lock("leader:jobs")));
             assertThat(owner).endsWith("@" + leader.get("candidate").asString());
+
+            // GH-21 item 11: a stop request (Maven's run goal sends SIGTERM when Maven alone was interrupted) is a
+            // clean end of a development run, which spring-boot:test-run reports as a success only for 0 or 130.
+            assertThat(List.of(second.terminate(), first.terminate())).as("exit codes after SIGTERM").containsOnly(0);
         } finally {
             redis.deleteKeys(prefix);
             pg.dropDatabase(database);

@@ -3,6 +3,7 @@ package io.seatlock.jobs;
 import io.seatlock.localservers.HeadlessChromium;
 import io.seatlock.localservers.HeadlessChromium.Viewport;
 import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.test.FaultProxy;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.lock.leader.LeaderElections;
@@ -51,6 +52,10 @@ class OperationsPageBrowserTest {
     }
 
     private static ConfigurableApplicationContext start(String name) {
+        return start(name, Map.of());
+    }
+
+    private static ConfigurableApplicationContext start(String name, Map<String, String> overrides) {
         Map<String, String> p = new HashMap<>(servers.springProperties());
         p.put("seatlock.lock.instance-id", name);
         p.put("server.port", "0");
@@ -60,6 +65,7 @@ class OperationsPageBrowserTest {
         p.put("jobs.payments.cron", "*/2 * * * * *");
         p.put("jobs.demo.enabled", "true");
         p.put("jobs.demo.order-every", "500ms");
+        p.putAll(overrides);
         String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
         return new SpringApplicationBuilder(JobsApplication.class).run(args);
     }
@@ -81,6 +87,26 @@ class OperationsPageBrowserTest {
         return (List<List<String>>) ((JavascriptExecutor) browser).executeScript(
                 "return [...document.querySelectorAll(arguments[0] + ' tbody tr')]"
                         + ".map(tr => [...tr.cells].map(td => td.textContent.trim()))", table);
+    }
+
+    /** Every word in a table cell whose letters the browser laid out on more than one line. */
+    @SuppressWarnings("unchecked")
+    private static List<String> wordsBrokenAcrossLines(WebDriver browser) {
+        return (List<String>) ((JavascriptExecutor) browser).executeScript("""
+                const broken = [];
+                for (const td of document.querySelectorAll('td')) {
+                    const texts = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+                    for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+                        for (const word of text.data.matchAll(/\\S+/g)) {
+                            const range = document.createRange();
+                            range.setStart(text, word.index);
+                            range.setEnd(text, word.index + word[0].length);
+                            const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                            if (lines.size > 1) broken.push(word[0]);
+                        }
+                    }
+                }
+                return broken;""");
     }
 
     /** The 'jobs' group's row of the leaders table: group, leader, epoch, lease left, this replica. */
@@ -133,6 +159,57 @@ class OperationsPageBrowserTest {
         }
     }
 
+    /**
+     * GH-21 item 11: the page of a replica whose PostgreSQL is gone says so, shows no figure as if it were
+     * current (a page opened then shows none; a page already open marks its figures with their time), and
+     * is live again by itself once the database is back.
+     */
+    @Test
+    void aReplicaWhoseDatabaseIsGoneSaysSoAndShowsNoFigureAsCurrent() throws Exception {
+        try (FaultProxy link = new FaultProxy(servers.postgres().host(), servers.postgres().port())) {
+            ConfigurableApplicationContext dark = start("ops-dark", Map.of(
+                    "spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + link.port() + "/" + servers.database(),
+                    "spring.datasource.hikari.connection-timeout", "1000",
+                    "spring.datasource.hikari.data-source-properties.connectTimeout", "1",
+                    "jobs.demo.enabled", "false", "jobs.payments.cron", "-"));
+            WebDriver open = HeadlessChromium.open(Viewport.DESKTOP);
+            WebDriver late = HeadlessChromium.open(Viewport.PHONE);
+            try {
+                open.get(url(dark));
+                waitFor(open).until(d -> d.findElement(By.id("updated")).getText().startsWith("updated"));
+                String captured = open.findElement(By.id("captured")).getText();
+                assertThat(captured).matches("\\d+");
+
+                link.down();
+                waitFor(open).until(d -> d.findElement(By.id("problem")).isDisplayed());
+                assertThat(open.findElement(By.id("problem")).getText())
+                        .startsWith("This replica cannot read its database: ").doesNotContain(": null").doesNotContain("..")
+                        .contains("The figures below are from").contains("Trying again every 2 s.");
+                assertThat(open.findElement(By.tagName("body")).getAttribute("class")).contains("stale");
+                assertThat(open.findElement(By.id("updated")).getText()).startsWith("last updated");
+                HeadlessChromium.screenshot(open, "operations-desktop-database-gone");
+
+                late.get(url(dark));
+                waitFor(late).until(d -> d.findElement(By.id("problem")).isDisplayed());
+                assertThat(late.findElement(By.id("problem")).getText()).contains("No figures can be shown until it can.");
+                assertThat(List.of("captured", "pending", "accepted", "rejected")).allSatisfy(figure ->
+                        assertThat(late.findElement(By.id(figure)).getText()).as(figure).isEqualTo("–"));
+                assertThat(rows(late, "#payments")).isEmpty();
+                HeadlessChromium.screenshot(late, "operations-phone-database-gone");
+
+                link.heal();
+                waitFor(late).until(d -> !d.findElement(By.id("problem")).isDisplayed());
+                waitFor(open).until(d -> !d.findElement(By.id("problem")).isDisplayed());
+                assertThat(late.findElement(By.id("captured")).getText()).matches("\\d+");
+                assertThat(open.findElement(By.tagName("body")).getAttribute("class")).doesNotContain("stale");
+            } finally {
+                open.quit();
+                late.quit();
+                dark.close();
+            }
+        }
+    }
+
     @Test
     void aPausedLeadersLateWriteShowsAsARejectionAndLeavesNothing() {
         WebDriver phone = HeadlessChromium.open(Viewport.PHONE);
@@ -151,6 +228,8 @@ class OperationsPageBrowserTest {
             JavascriptExecutor js = (JavascriptExecutor) phone;
             assertThat((Long) js.executeScript("return document.documentElement.scrollWidth"))
                     .as("no sideways scrolling of the page").isLessThanOrEqualTo(390L);
+            waitFor(phone).until(d -> rows(d, "#payments").size() > 1 && rows(d, "#leader-writes").size() > 1);
+            assertThat(wordsBrokenAcrossLines(phone)).as("GH-21 item 11: table cells wrap between words only").isEmpty();
             HeadlessChromium.screenshot(phone, "operations-phone");
         } finally {
             phone.quit();

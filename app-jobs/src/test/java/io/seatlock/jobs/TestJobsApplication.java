@@ -16,7 +16,6 @@ public final class TestJobsApplication {
     public static void main(String[] args) {
         // Demo payments, so the operations page shows captures within a minute; -Djobs.demo.enabled=false stops them.
         System.setProperty("jobs.demo.enabled", System.getProperty("jobs.demo.enabled", "true"));
-        DevServers.announce(SpringApplication.from(JobsApplication::main).with(DevServers.class).run(args)
-                .getApplicationContext(), "The operations page");
+        DevServers.run(SpringApplication.from(JobsApplication::main).with(DevServers.class), args, "The operations page");
     }
 }

@@ -22,7 +22,6 @@ public final class TestSeatsApplication {
             RaceDemo.run();
             return;
         }
-        DevServers.announce(SpringApplication.from(SeatsApplication::main).with(DevServers.class).run(args)
-                .getApplicationContext(), "The seat map");
+        DevServers.run(SpringApplication.from(SeatsApplication::main).with(DevServers.class), args, "The seat map");
     }
 }

@@ -86,6 +86,15 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /** Asks the child to stop (SIGTERM, as a process manager or Maven's run goal does); returns its exit code. */
+    public int terminate() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("child " + process.pid() + " still running 60 s after SIGTERM");
+        }
+        return process.exitValue();
+    }
+
     @Override
     public void close() throws IOException {
         if (process.isAlive()) {

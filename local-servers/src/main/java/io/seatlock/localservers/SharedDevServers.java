@@ -1,6 +1,8 @@
 package io.seatlock.localservers;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,6 +11,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -17,13 +20,18 @@ import java.util.concurrent.TimeUnit;
  * {@code SEATLOCK_DEV_POSTGRES_PORT} / {@code SEATLOCK_DEV_REDIS_PORT} say otherwise) in a process of their
  * own, so that every replica started on this machine uses the same two servers. Each run registers its
  * process id; the servers stop by themselves a few seconds after the last registered run has exited, so
- * they outlive no run and no run loses them while it lives.
+ * they outlive no run and no run loses them while it lives. Their process runs in a session of its own
+ * ({@code setsid}): Ctrl-C in the terminal of the run that started them reaches that run's process group
+ * only, so the other runs keep their servers.
  */
 public final class SharedDevServers {
 
+    private static final Logger log = LoggerFactory.getLogger(SharedDevServers.class);
     static final int POSTGRES_PORT = Integer.parseInt(LocalServers.setting("dev.postgres.port", "55432"));
     static final int REDIS_PORT = Integer.parseInt(LocalServers.setting("dev.redis.port", "56379"));
-    private static final long IDLE_BEFORE_STOP_MILLIS = 10_000;
+    /** How long the servers wait, once no run is alive, before they stop (a restarted run finds them still up). */
+    static final int LINGER_SECONDS = Integer.parseInt(LocalServers.setting("dev.linger-seconds", "10"));
+    private static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
 
     private SharedDevServers() {
     }
@@ -69,14 +77,20 @@ public final class SharedDevServers {
     }
 
     private static void start() throws IOException {
-        Path log = home().resolve("servers.log");
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), SharedDevServers.class.getName());
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Path output = home().resolve("servers.log");
+        List<String> command = new ArrayList<>();
+        SETSID.stream().filter(Files::isExecutable).findFirst().ifPresentOrElse(setsid -> command.add(setsid.toString()),
+                () -> log.warn("No setsid on this machine: the development servers share this run's process group, "
+                        + "so Ctrl-C here stops them for every other run too."));
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-Dseatlock.dev.postgres.port=" + POSTGRES_PORT, "-Dseatlock.dev.redis.port=" + REDIS_PORT,
+                "-Dseatlock.dev.linger-seconds=" + LINGER_SECONDS,
+                "-cp", System.getProperty("java.class.path"), SharedDevServers.class.getName()));
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         while (!up()) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("development servers did not start; see " + log);
+                throw new IllegalStateException("development servers did not start; see " + output);
             }
             try {
                 Thread.sleep(500);
@@ -98,7 +112,7 @@ public final class SharedDevServers {
         while (true) {
             if (liveUsers() > 0) {
                 idleSince = System.currentTimeMillis();
-            } else if (System.currentTimeMillis() - idleSince > IDLE_BEFORE_STOP_MILLIS) {
+            } else if (System.currentTimeMillis() - idleSince > TimeUnit.SECONDS.toMillis(LINGER_SECONDS)) {
                 break;
             }
             Thread.sleep(1000);
