@@ -41,7 +41,6 @@ public record RedisServer(String source, String host, int port, String password)
         }
     }
 
-    /** Deletes every key that starts with {@code prefix}; returns how many. */
     /** Calls per command since start or {@code CONFIG RESETSTAT}, from {@code INFO commandstats} (lower-case names). */
     public Map<String, Long> commandCalls() {
         Map<String, Long> calls = new TreeMap<>();
@@ -55,6 +54,7 @@ public record RedisServer(String source, String host, int port, String password)
         return calls;
     }
 
+    /** Deletes every key that starts with {@code prefix}; returns how many. */
     public long deleteKeys(String prefix) {
         if (prefix == null || prefix.isEmpty()) {
             throw new IllegalArgumentException("refusing to delete keys without a prefix");

@@ -34,11 +34,14 @@ public record SeatlockLockProperties(
         @Nullable String instanceId,
         @Nullable String redisUrl,
         @DefaultValue List<String> clusterNodes,
-        @DefaultValue("2s") Duration commandTimeout,
+        @DefaultValue(SeatlockLockProperties.DEFAULT_COMMAND_TIMEOUT) Duration commandTimeout,
         @DefaultValue("0.01") double clockDriftFactor,
         @DefaultValue("1ms") Duration minSafetyMargin,
         @DefaultValue("10ms") Duration minBackoff,
         @DefaultValue("200ms") Duration maxBackoff) {
+
+    /** Also the default timeouts of the application's own Spring Redis client ({@link SpringRedisClientTimeouts}). */
+    static final String DEFAULT_COMMAND_TIMEOUT = "2s";
 
     /** The configured instance id, or this process's default one. */
     String instanceIdOrDefault() {
