@@ -22,7 +22,7 @@ import java.util.Map;
 
 /**
  * Runs the benchmarks side by side on the same servers and writes Markdown tables and PNG plots to
- * {@code bench/results}. Arguments: {@code lock}, {@code onsale}, {@code growth} or {@code all}.
+ * {@code bench/results}. Arguments: {@code lock}, {@code onsale}, {@code growth}, {@code replicas} or {@code all}.
  */
 public final class BenchMain {
 
@@ -42,6 +42,9 @@ public final class BenchMain {
         }
         if (what.equals("growth") || what.equals("all")) {
             growth();
+        }
+        if (what.equals("replicas") || what.equals("all")) {
+            replicatedGrants();
         }
         System.exit(0);
     }
@@ -134,6 +137,40 @@ public final class BenchMain {
         }
         write("lock-round-trip.md", md.toString());
         plotThreads(rows);
+    }
+
+    /** Grants counted by the master alone against grants a replica acknowledged (WAIT), at 1 and 8 threads. */
+    private static void replicatedGrants() throws Exception {
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%d forks x 4 x 3 s per figure (after 2 x 2 s "
+                + "warm-up), master and one replica on loopback; ± is JMH's 99.9 %% confidence half-width.%n%n", FORKS));
+        md.append("| replicas | threads | ops/s | vs 0 | p50 µs | p99 µs |\n|---|---|---|---|---|---|\n");
+        for (int threads : new int[] {1, 8}) {
+            Map<String, Figure> ops = new LinkedHashMap<>();
+            Map<String, double[]> percentiles = new LinkedHashMap<>();
+            for (Mode mode : new Mode[] {Mode.Throughput, Mode.SampleTime}) {
+                OptionsBuilder options = new OptionsBuilder();
+                options.include(ReplicatedGrant.class.getName() + ".acquireRelease").threads(threads).forks(FORKS)
+                        .warmupIterations(2).warmupTime(TimeValue.seconds(2))
+                        .measurementIterations(4).measurementTime(TimeValue.seconds(3))
+                        .jvmArgs("-Xmx1g").mode(mode).shouldFailOnError(true);
+                for (RunResult r : new Runner(options.build()).run()) {
+                    String replicas = r.getParams().getParam("replicas");
+                    if (mode == Mode.Throughput) {
+                        ops.put(replicas, Figure.of(r.getPrimaryResult(), 1e6));
+                    } else {
+                        var stats = r.getPrimaryResult().getStatistics();
+                        percentiles.put(replicas, new double[] {stats.getPercentile(50), stats.getPercentile(99)});
+                    }
+                }
+            }
+            double unacknowledged = ops.get("0").mean();
+            for (String replicas : ops.keySet()) {
+                md.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2fx | %.0f | %.0f |%n", replicas, threads,
+                        ops.get(replicas).show("%.0f"), ops.get(replicas).mean() / unacknowledged,
+                        percentiles.get(replicas)[0], percentiles.get(replicas)[1]));
+            }
+        }
+        write("replicated-grants.md", md.toString());
     }
 
     private static double mean(double[] v) {

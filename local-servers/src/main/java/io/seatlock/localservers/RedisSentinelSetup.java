@@ -116,10 +116,36 @@ public final class RedisSentinelSetup implements AutoCloseable {
 
     /** Freezes the master process ({@code SIGSTOP}): its kernel keeps connections open, it answers nothing. */
     public void freezeMaster() throws IOException, InterruptedException {
-        long pid = Long.parseLong(master.server().with(r -> r.info("server")).lines()
-                .filter(l -> l.startsWith("process_id:")).findFirst().orElseThrow().substring("process_id:".length()).strip());
+        freeze(master.server());
+    }
+
+    /** Freezes the replica ({@code SIGSTOP}): replication to it stops, the master goes on without it. */
+    public void freezeReplica() throws IOException, InterruptedException {
+        freeze(replica.server());
+    }
+
+    /** Resumes whatever was frozen ({@code SIGCONT}). */
+    public void thaw() throws IOException, InterruptedException {
+        for (long pid : frozen) {
+            signal("-CONT", pid);
+        }
+        frozen.clear();
+    }
+
+    /** Kills the master process ({@code SIGKILL}): whatever it had not sent its replica is gone. */
+    public void killMaster() throws IOException, InterruptedException {
+        signal("-KILL", pidOf(master.server()));
+    }
+
+    private void freeze(RedisServer server) throws IOException, InterruptedException {
+        long pid = pidOf(server);
         signal("-STOP", pid);
         frozen.add(pid);
+    }
+
+    private static long pidOf(RedisServer server) {
+        return Long.parseLong(server.with(r -> r.info("server")).lines()
+                .filter(l -> l.startsWith("process_id:")).findFirst().orElseThrow().substring("process_id:".length()).strip());
     }
 
     private static void signal(String signal, long pid) throws IOException, InterruptedException {
@@ -132,9 +158,7 @@ public final class RedisSentinelSetup implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            for (long pid : frozen) {
-                signal("-CONT", pid);
-            }
+            thaw();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -6,22 +6,61 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
-/** The owner-checked scripts a lease sends for itself: renew, release, release as decided, take back. */
+/**
+ * The owner-checked scripts a lease sends for itself: renew, release, release as decided, take back; and the
+ * replicas' acknowledgement that grants and renewals wait for when the settings ask for one.
+ */
 final class LeaseCommands {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseCommands.class);
 
     private final RedisCalls calls;
+    private final int replicas;
+    private final long replicaWaitMillis;
 
-    LeaseCommands(RedisCalls calls) {
+    LeaseCommands(RedisCalls calls, RedisLockSettings settings) {
         this.calls = calls;
+        this.replicas = settings.replicas();
+        this.replicaWaitMillis = Math.max(1, settings.replicaWait().toMillis());
     }
 
-    /** Compare-and-PEXPIRE; completes with true if the lock was still this owner's and now has {@code ttl}. */
+    /**
+     * Compare-and-PEXPIRE; completes with true if the lock was still this owner's and now has {@code ttl}, with
+     * an error if the replicas the settings ask for did not acknowledge the new expiry in time.
+     */
     CompletableFuture<Boolean> extend(String lockKey, String owner, Duration ttl) {
-        return calls.send(r -> LockScripts.EXTEND.run(r, new String[] {lockKey}, owner, Long.toString(ttl.toMillis())))
-                .thenApply(extended -> extended == 1);
+        return calls.send(r -> acknowledged(r, LockScripts.EXTEND.run(r, new String[] {lockKey}, owner,
+                Long.toString(ttl.toMillis())), extended -> extended == 1)).thenApply(extended -> extended == 1);
+    }
+
+    /**
+     * {@code write}, sent on {@code commands}, followed by {@code WAIT} on the same connection when replicas must
+     * acknowledge: a write that {@code wrote} says changed something and that fewer replicas than asked for
+     * have completes with {@link ReplicasDidNotAcknowledge}. WAIT covers every earlier write of the connection,
+     * this one included.
+     */
+    <T> CompletableFuture<T> acknowledged(RedisClusterAsyncCommands<String, String> commands, CompletableFuture<T> write,
+                                          Predicate<T> wrote) {
+        if (replicas == 0) {
+            return write;
+        }
+        CompletableFuture<Long> acknowledgements = commands.waitForReplication(replicas, replicaWaitMillis).toCompletableFuture();
+        return write.thenCombine(acknowledgements, (value, acknowledged) -> {
+            if (wrote.test(value) && acknowledged < replicas) {
+                throw new ReplicasDidNotAcknowledge(acknowledged, replicas, replicaWaitMillis);
+            }
+            return value;
+        });
+    }
+
+    /** A grant or renewal that fewer replicas had than the settings ask for, within their wait. */
+    static final class ReplicasDidNotAcknowledge extends RuntimeException {
+        ReplicasDidNotAcknowledge(long acknowledged, int asked, long waitMillis) {
+            super(acknowledged + " of " + asked + " replica(s) acknowledged the write within " + waitMillis
+                    + " ms: not counted (a failover could lose it)", null, false, false);
+        }
     }
 
     /** Sets the decided marker, then compare-and-deletes; completes with 1 if the lock was ours and is gone. */

@@ -79,8 +79,8 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         // Starts no thread before its first task.
         this.watchdogs = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-watchdog"));
         this.watchdogs.setRemoveOnCancelPolicy(true);
-        this.leases = new LeaseContext(calls, new LeaseCommands(calls), keys, settings, this.listener, watchdogs, callbacks,
-                held::remove);
+        this.leases = new LeaseContext(calls, new LeaseCommands(calls, settings), keys, settings, this.listener, watchdogs,
+                callbacks, held::remove);
         this.status = new RedisLockStatus(calls, keys);
     }
 
@@ -141,9 +141,14 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      * @param settings       key prefix, instance id, safety margin, back-off
      * @param listener       told what the lock does; whatever it throws is logged and ignored
      * @return a client that connects on first use
+     * @throws IllegalArgumentException if the settings ask replicas to acknowledge grants (not on a Cluster)
      */
     public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl,
                                           RedisLockSettings settings, LockListener listener) {
+        if (settings.replicas() > 0) {
+            throw new IllegalArgumentException("replicas acknowledging grants (WAIT) need one connection to the lock's "
+                    + "master; not supported on Redis Cluster");
+        }
         seeds.forEach(uri -> uri.setTimeout(commandTimeout));
         RedisClusterClient client = RedisClusterClient.create(seeds);
         client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout, ssl).build());
@@ -217,20 +222,22 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         long[] sentAt = new long[1];
         CompletableFuture<Long> answer;
         RedisClusterAsyncCommands<String, String> connected = calls.connectedOrNull();
+        LeaseCommands commands = leases.commands();
         if (connected != null) {
             sentAt[0] = System.nanoTime();
-            answer = calls.send(connected, r -> script.run(r, scriptKeys, args));
+            answer = calls.send(connected, r -> commands.acknowledged(r, script.run(r, scriptKeys, args), granted -> granted > 0));
         } else {
             answer = calls.send(r -> {
                 sentAt[0] = System.nanoTime();
-                return script.run(r, scriptKeys, args);
+                return commands.acknowledged(r, script.run(r, scriptKeys, args), granted -> granted > 0);
             });
         }
         long token;
         try {
             token = calls.await(group, answer, interruptible, deadline);
         } catch (InterruptedException | LockUnavailableException e) {
-            answer.whenComplete((granted, error) -> leases.commands().takeBack(scriptKeys[0], owner));
+            // also a grant the replicas did not acknowledge: the master has it, a failover might not
+            answer.whenComplete((granted, error) -> commands.takeBack(scriptKeys[0], owner));
             throw e;
         }
         if (token == DECIDED) {
@@ -246,7 +253,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         if (!lease.isValid()) {
             // Redis answered after the lease's own validity: someone else may already hold it. Not ours.
             listener.onLateGrant(group);
-            leases.commands().takeBack(scriptKeys[0], owner);
+            commands.takeBack(scriptKeys[0], owner);
             return AcquireAttempt.busy(null);
         }
         held.add(lease);

@@ -15,9 +15,17 @@ import java.time.Duration;
  * @param minSafetyMargin  smallest safety margin
  * @param minBackoff       first wait between attempts of a blocking acquire
  * @param maxBackoff       longest wait between attempts of a blocking acquire
+ * @param replicas         how many replicas must have a grant or renewal before it counts (Redis {@code WAIT});
+ *                         0, the default, counts the master's word alone
+ * @param replicaWait      how long a grant or renewal waits for those replicas; the whole call still ends within
+ *                         the command timeout
  */
 public record RedisLockSettings(String keyPrefix, String instanceId, double clockDriftFactor,
-                                Duration minSafetyMargin, Duration minBackoff, Duration maxBackoff) {
+                                Duration minSafetyMargin, Duration minBackoff, Duration maxBackoff,
+                                int replicas, Duration replicaWait) {
+
+    /** A replica on the same network acknowledges within a millisecond or two; this allows for a busy one. */
+    private static final Duration DEFAULT_REPLICA_WAIT = Duration.ofMillis(100);
 
     /**
      * Checks every setting.
@@ -28,6 +36,8 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
      * @param minSafetyMargin  smallest safety margin, not negative
      * @param minBackoff       first wait of a blocking acquire, positive
      * @param maxBackoff       longest wait of a blocking acquire, not below {@code minBackoff}
+     * @param replicas         replicas that must acknowledge a grant or renewal, not negative
+     * @param replicaWait      how long to wait for them, positive
      * @throws IllegalArgumentException naming the first bad one
      */
     public RedisLockSettings {
@@ -46,6 +56,10 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
         if (maxBackoff.compareTo(minBackoff) < 0) {
             throw new IllegalArgumentException("max backoff " + maxBackoff + " is below min backoff " + minBackoff);
         }
+        if (replicas < 0) {
+            throw new IllegalArgumentException("replicas must not be negative, was " + replicas);
+        }
+        requirePositive(replicaWait, "replica wait");
     }
 
     /**
@@ -58,7 +72,7 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
     public static RedisLockSettings defaults() {
         return new RedisLockSettings("seatlock:", InstanceId.ofThisProcess(), 0.01,
                 Duration.ofMillis(1),
-                Duration.ofMillis(10), Duration.ofMillis(200));
+                Duration.ofMillis(10), Duration.ofMillis(200), 0, DEFAULT_REPLICA_WAIT);
     }
 
     /**
@@ -68,7 +82,8 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
      * @return new settings
      */
     public RedisLockSettings withKeyPrefix(String prefix) {
-        return new RedisLockSettings(prefix, instanceId, clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff);
+        return new RedisLockSettings(prefix, instanceId, clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff,
+                replicas, replicaWait);
     }
 
     /**
@@ -78,7 +93,25 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
      * @return new settings
      */
     public RedisLockSettings withInstanceId(String id) {
-        return new RedisLockSettings(keyPrefix, id, clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff);
+        return new RedisLockSettings(keyPrefix, id, clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff,
+                replicas, replicaWait);
+    }
+
+    /**
+     * These settings with grants and renewals counted only once {@code replicas} replicas have them (Redis
+     * {@code WAIT}), so that a failover promoting one of them keeps every grant the client was told of. The
+     * cost: one more command per grant and renewal, a wait for the slowest of those replicas, and, while they
+     * lag, every call on the client's connection queues behind the wait (at most {@code wait} each). A grant
+     * the replicas did not acknowledge in time is taken back and reported as {@link
+     * io.seatlock.lock.LockUnavailableException}; such a renewal counts as failed. Not on Redis Cluster.
+     *
+     * @param replicas how many replicas must acknowledge, not negative (0 turns it off)
+     * @param wait     how long to wait for them, positive
+     * @return new settings
+     */
+    public RedisLockSettings withReplicas(int replicas, Duration wait) {
+        return new RedisLockSettings(keyPrefix, instanceId, clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff,
+                replicas, wait);
     }
 
     /**

@@ -37,15 +37,19 @@ public class SeatlockLockAutoConfiguration {
     @ConditionalOnMissingBean(DistributedLock.class)
     RedisLockClient distributedLock(SeatlockLockProperties properties, ObjectProvider<SpringRedisEndpoints> springRedis,
                                     ObjectProvider<LockListener> listeners) {
-        RedisLockSettings settings = new RedisLockSettings(properties.keyPrefix(), properties.instanceIdOrDefault(),
-                properties.clockDriftFactor(), properties.minSafetyMargin(), properties.minBackoff(),
-                properties.maxBackoff());
+        RedisLockSettings settings = settingsOf(properties);
         LockListener listener = LockListeners.guarded(listeners.orderedStream().toList());
         RedisEndpoints endpoints = endpoints(properties, springRedis.getIfAvailable());
         return endpoints.cluster()
                 ? RedisLockClient.cluster(endpoints.nodes(), properties.commandTimeout(), endpoints.ssl(), settings, listener)
                 : RedisLockClient.standalone(endpoints.nodes().get(0), properties.commandTimeout(), endpoints.ssl(),
                         settings, listener);
+    }
+
+    static RedisLockSettings settingsOf(SeatlockLockProperties properties) {
+        return new RedisLockSettings(properties.keyPrefix(), properties.instanceIdOrDefault(),
+                properties.clockDriftFactor(), properties.minSafetyMargin(), properties.minBackoff(),
+                properties.maxBackoff(), properties.replication().replicas(), properties.replication().timeout());
     }
 
     /** Only when the lock is this configuration's own (not an application's replacement). */

@@ -26,6 +26,7 @@ import java.util.List;
  * @param minSafetyMargin  Smallest local validity safety margin.
  * @param minBackoff       First pause between attempts of a blocking acquire.
  * @param maxBackoff       Longest pause between attempts of a blocking acquire.
+ * @param replication      Whether grants and renewals wait for replicas (Redis WAIT), to survive a failover.
  */
 @ConfigurationProperties("seatlock.lock")
 public record SeatlockLockProperties(
@@ -38,7 +39,19 @@ public record SeatlockLockProperties(
         @DefaultValue("0.01") double clockDriftFactor,
         @DefaultValue("1ms") Duration minSafetyMargin,
         @DefaultValue("10ms") Duration minBackoff,
-        @DefaultValue("200ms") Duration maxBackoff) {
+        @DefaultValue("200ms") Duration maxBackoff,
+        @DefaultValue Replication replication) {
+
+    /**
+     * Grants and renewals acknowledged by replicas: a failover that promotes one of them keeps every grant the
+     * lock reported. Costs one WAIT per grant and renewal; not on a Redis Cluster.
+     *
+     * @param replicas How many replicas must have a grant or renewal before it counts; 0 counts the master alone.
+     *                 A grant they do not acknowledge in time is taken back and reported as Redis unavailable.
+     * @param timeout  How long a grant or renewal waits for those replicas (within the command timeout).
+     */
+    public record Replication(@DefaultValue("0") int replicas, @DefaultValue("100ms") Duration timeout) {
+    }
 
     /** Also the default timeouts of the application's own Spring Redis client ({@link SpringRedisClientTimeouts}). */
     static final String DEFAULT_COMMAND_TIMEOUT = "2s";

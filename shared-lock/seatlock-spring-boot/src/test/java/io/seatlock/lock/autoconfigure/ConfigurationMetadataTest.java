@@ -50,9 +50,7 @@ class ConfigurationMetadataTest {
         SeatlockLockProperties properties = new Binder(new MapConfigurationPropertySource())
                 .bindOrCreate("seatlock.lock", SeatlockLockProperties.class);
         RedisLockSettings defaults = RedisLockSettings.defaults();
-        assertThat(new RedisLockSettings(properties.keyPrefix(), properties.instanceIdOrDefault(),
-                properties.clockDriftFactor(), properties.minSafetyMargin(), properties.minBackoff(),
-                properties.maxBackoff())).isEqualTo(defaults);
+        assertThat(SeatlockLockAutoConfiguration.settingsOf(properties)).isEqualTo(defaults);
     }
 
     private static String metadataJson() throws IOException {
