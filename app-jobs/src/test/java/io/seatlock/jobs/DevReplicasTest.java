@@ -55,7 +55,8 @@ class DevReplicasTest {
                     .containsOnly(leader.get("candidate").asString());
             assertThat(views).extracting(v -> v.get("candidate").asString()).doesNotHaveDuplicates();
             String owner = redis.with(r -> r.get(new RedisKeys(prefix).lock("leader:jobs")));
-            assertThat(owner).endsWith("@" + leader.get("candidate").asString());
+            // the follower waits on the leader's release, so the owner token may carry the lock's "waited" mark
+            assertThat(owner).matches(".*@" + java.util.regex.Pattern.quote(leader.get("candidate").asString()) + "(\\|waited)?");
 
             // GH-21 item 11: a stop request (Maven's run goal sends SIGTERM when Maven alone was interrupted) is a
             // clean end of a development run, which spring-boot:test-run reports as a success only for 0 or 130.

@@ -22,7 +22,7 @@ import java.util.Map;
 
 /**
  * Runs the benchmarks side by side on the same servers and writes Markdown tables and PNG plots to
- * {@code bench/results}. Arguments: {@code lock}, {@code onsale}, {@code growth}, {@code replicas} or {@code all}.
+ * {@code bench/results}. Arguments: {@code lock}, {@code onsale}, {@code growth}, {@code replicas}, {@code handover} or {@code all}.
  */
 public final class BenchMain {
 
@@ -45,6 +45,9 @@ public final class BenchMain {
         }
         if (what.equals("replicas") || what.equals("all")) {
             replicatedGrants();
+        }
+        if (what.equals("handover") || what.equals("all")) {
+            write("hand-over.md", HandOver.run(Integer.getInteger("bench.rounds", 300), Integer.getInteger("bench.leader-rounds", 50)));
         }
         System.exit(0);
     }

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A lock that every replica sees. It keeps the crowd away; it does not make overlapping work
@@ -67,6 +68,20 @@ public interface DistributedLock {
      */
     LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException;
+
+    /**
+     * A hint for waiters: completes soon after the current holder of {@code name} releases it, where the
+     * implementation can tell (the Redis lock hears it from the release itself), so a waiter can try again at
+     * once instead of at its next poll. It grants nothing, and it may never complete (an expired lease, a lost
+     * message, an implementation that cannot tell: this default): wait on it with a bound of your own, and
+     * cancel it when you stop waiting.
+     *
+     * @param name the lock's name
+     * @return completes when the lock may have become free
+     */
+    default CompletableFuture<Void> whenReleased(String name) {
+        return new CompletableFuture<>();
+    }
 
     /**
      * Runs {@code task} under the lock, renewing it in the background, and releases it afterwards.

@@ -246,10 +246,15 @@ public final class LeaderElection implements AutoCloseable {
 
     private void campaign() {
         while (campaign.get() == Thread.currentThread()) {
+            CompletableFuture<Void> nextChance = null;
             try {
                 LockLease term = current.get();
                 if (term == null) {
-                    lock.tryAcquire(lockName(), lease, OverlapImpact.BROKEN_PROMISE).ifPresent(this::grant);
+                    Optional<LockLease> granted = lock.tryAcquire(lockName(), lease, OverlapImpact.BROKEN_PROMISE);
+                    granted.ifPresent(this::grant);
+                    if (granted.isEmpty()) {
+                        nextChance = lock.whenReleased(lockName()); // a leader stepping down hands over at once
+                    }
                 } else if (!term.isValid()) {
                     endTerm(term);
                 }
@@ -259,12 +264,27 @@ public final class LeaderElection implements AutoCloseable {
                 log.warn("election {}: campaign attempt failed", group, e);
             }
             try {
-                Thread.sleep(retry.toMillis());
+                if (nextChance == null) {
+                    Thread.sleep(retry.toMillis());
+                } else {
+                    awaitRelease(nextChance);
+                }
             } catch (InterruptedException e) {
                 break;
             }
         }
         yieldLeadership(); // a term granted while close() ran must not outlive the campaign
+    }
+
+    /** Until the leader releases (told by the lock) or a retry's time passes, whichever comes first. */
+    private void awaitRelease(CompletableFuture<Void> released) throws InterruptedException {
+        try {
+            released.get(retry.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException | CancellationException e) {
+            // no word from the lock: campaign again on the retry's rhythm
+        } finally {
+            released.cancel(false);
+        }
     }
 
     private void grant(LockLease granted) {

@@ -3,6 +3,7 @@ package io.seatlock.lock.leader;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.test.FaultProxy;
@@ -139,6 +140,31 @@ class LeaderElectionTest {
         // the lease cannot end sooner than its last renewal (at most a third of the lease before the crash) allows
         assertThat(takeover).isGreaterThan(lease.multipliedBy(2).dividedBy(3).minusMillis(100))
                 .isLessThan(lease.plus(retry).plusSeconds(1)); // + one command timeout (1 s)
+    }
+
+    @Test // GH-20 item 4: hand-over without polling
+    void aLeaderThatStepsDownIsReplacedAtOnceNotAtTheFollowersNextRetry() throws Exception {
+        Duration lease = Duration.ofSeconds(30);
+        Duration retry = Duration.ofSeconds(10);
+        FaultProxy toA = new FaultProxy(servers.redis().host(), servers.redis().port());
+        cleanup.add(toA);
+        FaultProxy toB = new FaultProxy(servers.redis().host(), servers.redis().port());
+        cleanup.add(toB);
+        LeaderElection a = new LeaderElection(client(toA), "graceful", "a", lease, retry, new Recorder());
+        LeaderElection b = new LeaderElection(client(toB), "graceful", "b", lease, retry, new Recorder());
+        FencingToken old = leaderThenFollower(a, b);
+        String lockKey = new RedisKeys(servers.keyPrefix()).lock(a.lockName());
+        // the follower has marked the lock as waited for (the suffix the Redis lock appends to the owner token)
+        await("the follower waits on the leader's release").atMost(Duration.ofSeconds(30))
+                .until(() -> servers.redis().<String>with(r -> r.get(lockKey)).endsWith("|waited"));
+
+        long steppedDownAt = System.nanoTime();
+        a.close();
+        await().atMost(Duration.ofSeconds(30)).until(b::isLeader);
+        Duration handOver = Duration.ofNanos(System.nanoTime() - steppedDownAt);
+        assertThat(b.epoch().orElseThrow().isNewerThan(old)).isTrue();
+        // without the release's word the follower would campaign again only a retry (10 s) after its last try
+        assertThat(handOver).as("graceful hand-over").isLessThan(retry.dividedBy(5));
     }
 
     @Test

@@ -17,11 +17,13 @@ final class LeaseCommands {
     private static final Logger log = LoggerFactory.getLogger(LeaseCommands.class);
 
     private final RedisCalls calls;
+    private final RedisKeys keys;
     private final int replicas;
     private final long replicaWaitMillis;
 
     LeaseCommands(RedisCalls calls, RedisLockSettings settings) {
         this.calls = calls;
+        this.keys = settings.keys();
         this.replicas = settings.replicas();
         this.replicaWaitMillis = Math.max(1, settings.replicaWait().toMillis());
     }
@@ -64,25 +66,25 @@ final class LeaseCommands {
     }
 
     /** Sets the decided marker, then compare-and-deletes; completes with 1 if the lock was ours and is gone. */
-    CompletableFuture<Long> deleteDecided(String lockKey, String decidedKey, String owner, Duration keepMarkerFor) {
-        return calls.send(r -> LockScripts.RELEASE_DECIDED.run(r, new String[] {lockKey, decidedKey}, owner,
-                Long.toString(keepMarkerFor.toMillis())));
+    CompletableFuture<Long> deleteDecided(String name, String owner, Duration keepMarkerFor) {
+        return calls.send(r -> LockScripts.RELEASE_DECIDED.run(r, new String[] {keys.lock(name), keys.decided(name)}, owner,
+                keys.released(name), Long.toString(keepMarkerFor.toMillis())));
     }
 
     /** Compare-and-delete; completes with 1 if the key was this owner's and is gone, else 0. */
-    CompletableFuture<Long> delete(String lockKey, String owner) {
-        return calls.send(r -> LockScripts.RELEASE.run(r, new String[] {lockKey}, owner));
+    CompletableFuture<Long> delete(String name, String owner) {
+        return calls.send(r -> LockScripts.RELEASE.run(r, new String[] {keys.lock(name)}, owner, keys.released(name)));
     }
 
     /** Best effort, never waits and never opens a connection: a grant nobody waits for is deleted by owner. */
-    void takeBack(String lockKey, String owner) {
+    void takeBack(String name, String owner) {
         RedisClusterAsyncCommands<String, String> commands = calls.connectedOrNull();
         if (commands == null) {
             return;
         }
-        LockScripts.RELEASE.run(commands, new String[] {lockKey}, owner).whenComplete((deleted, error) -> {
+        LockScripts.RELEASE.run(commands, new String[] {keys.lock(name)}, owner, keys.released(name)).whenComplete((deleted, error) -> {
             if (error != null) {
-                log.debug("could not take back a grant of {}; it expires on its own", lockKey, error);
+                log.debug("could not take back a grant of {}; it expires on its own", name, error);
             }
         });
     }

@@ -48,32 +48,45 @@ enum LockScripts {
             """ + Fragments.GRANT),
 
     /**
-     * Leaves the decided marker, then compare-and-deletes. KEYS: lock, decided marker. ARGV: owner token,
-     * marker ttl ms. The marker is set even if the lock is no longer ours: the work is done either way.
+     * Leaves the decided marker, then compare-and-deletes as RELEASE. KEYS: lock, decided marker. ARGV: owner
+     * token, release channel, marker ttl ms. The marker is set even if the lock is no longer ours: the work is
+     * done either way.
      */
     RELEASE_DECIDED("""
-            redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
-              return redis.call('DEL', KEYS[1])
-            end
-            return 0
-            """),
+            redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
+            """ + Fragments.RELEASE),
 
-    /** Compare-and-delete. KEYS: lock. ARGV: owner token. Returns 1 if it was ours and is gone. */
-    RELEASE("""
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
-              return redis.call('DEL', KEYS[1])
-            end
-            return 0
-            """),
+    /**
+     * Compare-and-delete, announcing the release on the lock's channel if someone waits. KEYS: lock. ARGV:
+     * owner token, release channel. Returns 1 if it was ours and is gone.
+     */
+    RELEASE(Fragments.RELEASE),
 
-    /** Compare-and-PEXPIRE. KEYS: lock. ARGV: owner token, ttl ms. Returns 1 if it was ours. */
-    EXTEND("""
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
+    /**
+     * Compare-and-PEXPIRE. KEYS: lock. ARGV: owner token, ttl ms. Returns 1 if it was ours (waited for or not).
+     */
+    EXTEND(Fragments.waited("""
+            local holder = redis.call('GET', KEYS[1])
+            if holder == ARGV[1] or holder == ARGV[1] .. WAITED then
               return redis.call('PEXPIRE', KEYS[1], ARGV[2])
             end
             return 0
-            """);
+            """)),
+
+    /**
+     * Marks a held lock as waited for, so that its release announces itself. KEYS: lock. Returns 1 if the lock
+     * is held (now marked), 0 if it is free (nothing to wait for).
+     */
+    MARK_WAITED(Fragments.waited("""
+            local holder = redis.call('GET', KEYS[1])
+            if not holder then
+              return 0
+            end
+            if string.sub(holder, -string.len(WAITED)) ~= WAITED then
+              redis.call('SET', KEYS[1], holder .. WAITED, 'KEEPTTL')
+            end
+            return 1
+            """));
 
     /**
      * The grant both acquire scripts end with, once the lock key is set: the token is
@@ -84,6 +97,28 @@ enum LockScripts {
      * value, as a forgotten fence does.
      */
     private static final class Fragments {
+        /**
+         * Compare-and-delete of KEYS[1] for owner ARGV[1]; a lock marked as waited for is announced on channel
+         * ARGV[2] (a lock nobody waits for costs no PUBLISH). Returns 1 if it was ours and is gone.
+         */
+        static final String RELEASE = waited("""
+                local holder = redis.call('GET', KEYS[1])
+                if holder == ARGV[1] then
+                  return redis.call('DEL', KEYS[1])
+                end
+                if holder == ARGV[1] .. WAITED then
+                  redis.call('DEL', KEYS[1])
+                  redis.call('PUBLISH', ARGV[2], '')
+                  return 1
+                end
+                return 0
+                """);
+
+        /** A script that knows the suffix a waiter appends to the holder's owner token (a Lua local, WAITED). */
+        static String waited(String script) {
+            return "local WAITED = '" + OwnerTokens.WAITED + "'\n" + script;
+        }
+
         static final String GRANT = """
                 local now = redis.call('TIME')
                 local token = tonumber(now[1]) * 1000000 + tonumber(now[2])

@@ -9,6 +9,11 @@ import java.util.concurrent.ThreadLocalRandom;
 final class OwnerTokens {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    /**
+     * What a waiter appends to the holder's owner token in Redis, so that the holder's release announces itself
+     * (the holder's own compare accepts it; a lua string without quotes or backslashes).
+     */
+    static final String WAITED = "|waited";
 
     private final String suffix;
 
@@ -34,10 +39,11 @@ final class OwnerTokens {
         return new String(token);
     }
 
-    /** The instance id inside an owner token (the part after its '@'). */
+    /** The instance id inside an owner token as Redis holds it (the part after its '@', without a waiter's mark). */
     static String instanceOf(String ownerToken) {
-        int at = ownerToken.indexOf('@');
-        return at >= 0 ? ownerToken.substring(at + 1) : ownerToken;
+        String token = ownerToken.endsWith(WAITED) ? ownerToken.substring(0, ownerToken.length() - WAITED.length()) : ownerToken;
+        int at = token.indexOf('@');
+        return at >= 0 ? token.substring(at + 1) : token;
     }
 
     private static void hex(long value, char[] into, int at, int digits) {

@@ -2,6 +2,7 @@ package io.seatlock.lock.redis;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -37,6 +38,7 @@ final class RedisConnector implements AutoCloseable {
     private final AbstractRedisClient client;
     private final Supplier<CompletableFuture<StatefulConnection<String, String>>> connect;
     private final Function<StatefulConnection<String, String>, RedisClusterAsyncCommands<String, String>> commands;
+    private final Supplier<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> connectPubSub;
     private final AtomicReference<CompletableFuture<RedisClusterAsyncCommands<String, String>>> attempt =
             new AtomicReference<>();
     private volatile RedisClusterAsyncCommands<String, String> connected;
@@ -46,17 +48,20 @@ final class RedisConnector implements AutoCloseable {
 
     private RedisConnector(AbstractRedisClient client,
                            Supplier<CompletableFuture<StatefulConnection<String, String>>> connect,
-                           Function<StatefulConnection<String, String>, RedisClusterAsyncCommands<String, String>> commands) {
+                           Function<StatefulConnection<String, String>, RedisClusterAsyncCommands<String, String>> commands,
+                           Supplier<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> connectPubSub) {
         this.client = client;
         this.connect = connect;
         this.commands = commands;
+        this.connectPubSub = connectPubSub;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     static RedisConnector standalone(RedisClient client, RedisURI uri) {
         return new RedisConnector(client,
                 () -> (CompletableFuture) client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture(),
-                c -> ((StatefulRedisConnection<String, String>) c).async());
+                c -> ((StatefulRedisConnection<String, String>) c).async(),
+                () -> client.connectPubSubAsync(StringCodec.UTF8, uri).toCompletableFuture());
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -64,7 +69,14 @@ final class RedisConnector implements AutoCloseable {
         // The async connect needs the slot map first; loading it is part of the same bounded attempt.
         return new RedisConnector(client, () -> (CompletableFuture) client.refreshPartitionsAsync().toCompletableFuture()
                         .thenCompose(loaded -> client.connectAsync(StringCodec.UTF8)),
-                c -> ((StatefulRedisClusterConnection<String, String>) c).async());
+                c -> ((StatefulRedisClusterConnection<String, String>) c).async(),
+                () -> (CompletableFuture) client.connectPubSubAsync(StringCodec.UTF8).toCompletableFuture());
+    }
+
+    /** A pub/sub connection of its own (a subscribed connection takes no other commands), on a thread of its own. */
+    CompletableFuture<StatefulRedisPubSubConnection<String, String>> connectPubSub() {
+        return CompletableFuture.supplyAsync(connectPubSub, command -> CONNECTING.newThread(command).start())
+                .thenCompose(Function.identity());
     }
 
     /** The commands if a connection was made, else null: for best-effort clean-up that must not connect. */

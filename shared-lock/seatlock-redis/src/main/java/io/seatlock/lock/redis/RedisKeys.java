@@ -8,7 +8,9 @@ package io.seatlock.lock.redis;
  * <ul>
  *   <li>{@code <prefix>lock:{<name>}}: the lock, holding the owner token, with the lease's ttl;</li>
  *   <li>{@code <prefix>fence:{<name>}}: the newest fencing token granted, kept an hour after its last lease;</li>
- *   <li>{@code <prefix>decided:{<name>}}: the "decided" marker a holder may leave on release.</li>
+ *   <li>{@code <prefix>decided:{<name>}}: the "decided" marker a holder may leave on release;</li>
+ *   <li>{@code <prefix>released:{<name>}}: the pub/sub channel a release announces itself on when someone
+ *   waits for the lock (not a key).</li>
  * </ul>
  *
  * @param prefix put before every key, e.g. {@code seatlock:}; no braces
@@ -16,6 +18,7 @@ package io.seatlock.lock.redis;
 public record RedisKeys(String prefix) {
 
     private static final String LOCK = "lock:{";
+    private static final String RELEASED = "released:{";
 
     /**
      * Checks the prefix.
@@ -59,9 +62,42 @@ public record RedisKeys(String prefix) {
         return prefix + "decided:{" + name + "}";
     }
 
+    /**
+     * The channel a release of the lock is announced on, when someone waits for it.
+     *
+     * @param name the lock's name
+     * @return {@code <prefix>released:{<name>}}
+     */
+    public String released(String name) {
+        return prefix + RELEASED + name + "}";
+    }
+
+    /** A PSUBSCRIBE pattern for every lock's release channel under this prefix. */
+    String releasedPattern() {
+        return globEscaped(prefix) + "released:*"; // as an ACL channel rule would be written (PSUBSCRIBE is checked literally)
+    }
+
+    /** The lock name inside a release channel, or null if the channel is not one. */
+    String nameOfReleased(String channel) {
+        String start = prefix + RELEASED;
+        return channel.startsWith(start) && channel.endsWith("}") ? channel.substring(start.length(), channel.length() - 1) : null;
+    }
+
     /** A SCAN pattern for the locks whose names start with {@code namePrefix} (no glob characters in it). */
     String lockPattern(String namePrefix) {
-        return prefix + LOCK + namePrefix + "*";
+        return globEscaped(prefix) + LOCK + namePrefix + "*";
+    }
+
+    /** A prefix may hold characters that Redis patterns read as wildcards: {@code * ? [ ] \}. */
+    private static String globEscaped(String text) {
+        StringBuilder escaped = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                escaped.append('\\');
+            }
+            escaped.append(c);
+        }
+        return escaped.toString();
     }
 
     /** The lock name inside a lock key. */

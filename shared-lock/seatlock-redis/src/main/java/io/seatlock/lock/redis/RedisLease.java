@@ -273,9 +273,8 @@ final class RedisLease implements LockLease {
         }
         stopWatchdog();
         context.ended().accept(this);
-        CompletableFuture<Long> delete = keepMarkerFor == null ? context.commands().delete(lockKey, owner)
-                : context.commands().deleteDecided(lockKey, context.keys().decided(spec.name()), owner,
-                        keepMarkerFor);
+        CompletableFuture<Long> delete = keepMarkerFor == null ? context.commands().delete(spec.name(), owner)
+                : context.commands().deleteDecided(spec.name(), owner, keepMarkerFor);
         return delete.thenApply(deleted -> before == State.LOST ? ReleaseOutcome.LOST : ended(deleted == 1));
     }
 

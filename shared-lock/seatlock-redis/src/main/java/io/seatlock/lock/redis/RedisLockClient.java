@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -68,6 +69,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private final RedisLockStatus status;
     private volatile @Nullable TtlArgs lastTtl;
     private final GrantedTokens grantedTokens = new GrantedTokens();
+    private final ReleaseSignals releaseSignals;
 
     private RedisLockClient(RedisConnector redis, Duration commandTimeout, RedisLockSettings settings,
                             LockListener listener) {
@@ -82,6 +84,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         this.leases = new LeaseContext(calls, new LeaseCommands(calls, settings), keys, settings, this.listener, watchdogs,
                 callbacks, held::remove);
         this.status = new RedisLockStatus(calls, keys);
+        this.releaseSignals = new ReleaseSignals(redis, keys);
     }
 
     /**
@@ -195,9 +198,39 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
                         + maxWait);
             }
             long jittered = ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1);
-            TimeUnit.NANOSECONDS.sleep(Math.min(left, jittered));
+            CompletableFuture<Void> released = whenReleased(name);
+            try {
+                released.get(Math.min(left, jittered), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException | CancellationException e) {
+                // no announcement in time: poll, as without one
+            } finally {
+                released.cancel(false);
+            }
             backoff = Math.min(backoff * 2, settings.maxBackoff().toNanos());
         }
+    }
+
+    /**
+     * Completes soon after the holder of {@code name} releases it, told by the release itself: this marks the
+     * lock as waited for (one script call), and a marked lock's release publishes on its channel, which this
+     * client subscribes to on first use. Completes at once if the lock turns out to be free. Never completes if
+     * the holder's lease just expires or a message is lost, so wait with a bound of your own; cancel it when you
+     * stop waiting. Completes on Lettuce's I/O thread: do not block in a callback.
+     */
+    @Override
+    public CompletableFuture<Void> whenReleased(String name) {
+        LockSpec.requireValidName(name);
+        CompletableFuture<Void> released = releaseSignals.next(name);
+        releaseSignals.subscribed().thenAccept(subscribed -> {
+            if (subscribed) {
+                calls.send(r -> LockScripts.MARK_WAITED.run(r, new String[] {keys.lock(name)})).whenComplete((held, error) -> {
+                    if (error == null && held == 0) {
+                        releaseSignals.released(name);
+                    }
+                });
+            }
+        });
+        return released;
     }
 
     /**
@@ -237,7 +270,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             token = calls.await(group, answer, interruptible, deadline);
         } catch (InterruptedException | LockUnavailableException e) {
             // also a grant the replicas did not acknowledge: the master has it, a failover might not
-            answer.whenComplete((granted, error) -> commands.takeBack(scriptKeys[0], owner));
+            answer.whenComplete((granted, error) -> commands.takeBack(name, owner));
             throw e;
         }
         if (token == DECIDED) {
@@ -253,7 +286,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         if (!lease.isValid()) {
             // Redis answered after the lease's own validity: someone else may already hold it. Not ours.
             listener.onLateGrant(group);
-            commands.takeBack(scriptKeys[0], owner);
+            commands.takeBack(name, owner);
             return AcquireAttempt.busy(null);
         }
         held.add(lease);
@@ -348,6 +381,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             log.warn("could not release every lock on close; they expire on their own: {}", e.getMessage());
         }
         callbacks.shutdown();
+        releaseSignals.close();
         calls.close();
     }
 

@@ -14,8 +14,12 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** The least-privilege ACL the README documents (read from README.md) is enough for every lock operation, and no more. */
 class RedisAclTest {
@@ -36,7 +40,25 @@ class RedisAclTest {
                 assertThat(lease.renew(Duration.ofSeconds(10))).isTrue();
                 assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
                 redis.server().with(r -> r.scriptFlush());
-                assertThat(lock.tryAcquire("acl:job", Duration.ofSeconds(5), OverlapImpact.WASTED_WORK)).isPresent();
+                LockLease again = lock.tryAcquire("acl:job", Duration.ofSeconds(5), OverlapImpact.WASTED_WORK).orElseThrow();
+
+                // hand-over: a waiter marks the lock and subscribes; the release publishes
+                try (RedisLockClient waiter = RedisLockClient.standalone(uri, Duration.ofSeconds(2),
+                        RedisLockSettings.defaults().withInstanceId("waiter"), LockListener.NOOP)) {
+                    CompletableFuture<LockLease> next = CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return waiter.acquire("acl:job", Duration.ofSeconds(5), OverlapImpact.WASTED_WORK, Duration.ofSeconds(30));
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+                    String lockKey = RedisLockSettings.defaults().keys().lock("acl:job");
+                    await().atMost(Duration.ofSeconds(30)).until(() ->
+                            redis.server().<String>with(r -> r.get(lockKey)).endsWith(OwnerTokens.WAITED));
+                    assertThat(again.release()).isEqualTo(ReleaseOutcome.RELEASED);
+                    assertThat(next.get(30, TimeUnit.SECONDS).release()).isEqualTo(ReleaseOutcome.RELEASED);
+                    assertThat(redis.server().commandCalls()).containsKey("publish");
+                }
             }
 
             RedisClient client = RedisClient.create(uri);
