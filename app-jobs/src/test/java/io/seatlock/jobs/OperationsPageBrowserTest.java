@@ -89,6 +89,12 @@ class OperationsPageBrowserTest {
                         + ".map(tr => [...tr.cells].map(td => td.textContent.trim()))", table);
     }
 
+    /** A figure of the page, or -1 while it shows none ("–" before the first answer). */
+    private static double figure(WebDriver browser, String id) {
+        String text = browser.findElement(By.id(id)).getText();
+        return text.matches("\\d+(\\.\\d+)?") ? Double.parseDouble(text) : -1;
+    }
+
     /** Every word in a table cell whose letters the browser laid out on more than one line. */
     @SuppressWarnings("unchecked")
     private static List<String> wordsBrokenAcrossLines(WebDriver browser) {
@@ -138,7 +144,7 @@ class OperationsPageBrowserTest {
             assertThat(seenFirst.get(3)).endsWith(" s");
 
             // Demo orders were placed and the capture job took them, once each, slot by slot.
-            waitFor(onFirst).until(d -> Integer.parseInt(d.findElement(By.id("captured")).getText()) > 0);
+            waitFor(onFirst).until(d -> figure(d, "captured") > 0);
             waitFor(onFirst).until(d -> rows(d, "#job-runs").stream().filter(r -> r.contains("payment-capture")).count() >= 3);
             JdbcClient db = JdbcClient.create(servers.dataSource());
             assertThat(db.sql("SELECT count(*) FROM payments WHERE state = 'CAPTURED' AND captured_slot IS NULL")
@@ -224,7 +230,7 @@ class OperationsPageBrowserTest {
                     .query(Long.class).single()).isZero();
 
             phone.get(url(second));
-            waitFor(phone).until(d -> Double.parseDouble(d.findElement(By.id("rejected")).getText()) >= 1);
+            waitFor(phone).until(d -> figure(d, "rejected") >= 1);
             JavascriptExecutor js = (JavascriptExecutor) phone;
             assertThat((Long) js.executeScript("return document.documentElement.scrollWidth"))
                     .as("no sideways scrolling of the page").isLessThanOrEqualTo(390L);
