@@ -22,7 +22,7 @@ import java.util.Map;
 
 /**
  * Runs the benchmarks side by side on the same servers and writes Markdown tables and PNG plots to
- * {@code bench/results}. Arguments: {@code lock}, {@code onsale}, {@code growth}, {@code replicas}, {@code handover} or {@code all}.
+ * {@code bench/results}. Arguments: {@code lock}, {@code onsale}, {@code growth}, {@code replicas}, {@code handover}, {@code crowd} or {@code all}.
  */
 public final class BenchMain {
 
@@ -45,6 +45,9 @@ public final class BenchMain {
         }
         if (what.equals("replicas") || what.equals("all")) {
             replicatedGrants();
+        }
+        if (what.equals("crowd") || what.equals("all")) {
+            onSaleCrowd();
         }
         if (what.equals("handover") || what.equals("all")) {
             write("hand-over.md", HandOver.run(Integer.getInteger("bench.rounds", 300), Integer.getInteger("bench.leader-rounds", 50)));
@@ -243,6 +246,51 @@ public final class BenchMain {
                     mean(rate), min(rate), max(rate), tx, commands));
         });
         write("on-sale.md", md.toString());
+    }
+
+    /**
+     * The on-sale crowd: 2,000 viewers polling the map every 2 s, alone (what a viewer costs Redis and
+     * PostgreSQL), then 2,000 buyers over 400 seats without and with the crowd, in alternating rounds.
+     */
+    private static void onSaleCrowd() throws Exception {
+        int viewers = Integer.getInteger("bench.viewers", 2000);
+        int rounds = Integer.getInteger("bench.onsale.rounds", 3);
+        StringBuilder md = new StringBuilder();
+        try (OnSale sale = new OnSale(true)) {
+            sale.warmUp();
+            List<String> seats = sale.eventWithSeats(400);
+            double[] cost = sale.crowdCost(viewers, 10);
+            md.append(String.format(Locale.ROOT, "%d viewers alone, 10 s: %.0f views/s answered (%d failed); Redis commands "
+                    + "per viewer-second %.3f, PostgreSQL transactions per viewer-second %.4f; this JVM (both replicas and the "
+                    + "crowd's client) used %.2f of the machine's %d cores, the machine's CPU was %.0f %% busy.%n%n", viewers,
+                    cost[2], (long) cost[3], cost[0], cost[1], cost[4], (int) cost[6], cost[5] * 100));
+            md.append("| round | crowd | buyers | winners | winners p50 / p99 ms | losers p50 / p99 ms | requests/s |\n"
+                    + "|---|---|---|---|---|---|---|\n");
+            Map<Boolean, List<OnSale.Result>> byCrowd = new LinkedHashMap<>();
+            for (int round = 1; round <= rounds; round++) {
+                for (boolean withCrowd : new boolean[] {false, true}) {
+                    sale.eventWithSeats(400);
+                    OnSale.Result r;
+                    if (withCrowd) {
+                        try (OnSale.Crowd crowd = sale.crowd(viewers)) {
+                            Thread.sleep(2000);
+                            r = sale.run("crowd", 2000, OnSale.randomSeat(seats, 42 + round));
+                        }
+                    } else {
+                        r = sale.run("no crowd", 2000, OnSale.randomSeat(seats, 42 + round));
+                    }
+                    byCrowd.computeIfAbsent(withCrowd, k -> new ArrayList<>()).add(r);
+                    md.append(String.format(Locale.ROOT, "| %d | %s | %d | %d | %.1f / %.1f | %.1f / %.1f | %.0f |%n", round,
+                            withCrowd ? viewers + " viewers" : "none", r.requests(), r.winners(), r.winnerP50(), r.winnerP99(),
+                            r.loserP50(), r.loserP99(), r.requestsPerSecond()));
+                }
+            }
+            double[] p99Without = byCrowd.get(false).stream().mapToDouble(r -> Math.max(r.winnerP99(), r.loserP99())).toArray();
+            double[] p99With = byCrowd.get(true).stream().mapToDouble(r -> Math.max(r.winnerP99(), r.loserP99())).toArray();
+            md.append(String.format(Locale.ROOT, "%nBuyers' p99 (all answers), mean of %d rounds: %.1f ms without the crowd, "
+                    + "%.1f ms with it (%.2fx).%n", rounds, mean(p99Without), mean(p99With), mean(p99With) / mean(p99Without)));
+        }
+        write("on-sale-crowd.md", md.toString());
     }
 
     private static void growth() throws Exception {

@@ -20,6 +20,9 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -133,6 +136,70 @@ final class OnSale implements AutoCloseable {
         return new Result(scenario, bouncer ? "on" : "off", buyers, buyers / seconds, winners.size(),
                 pct(winners, 50), pct(winners, 99), pct(losers, 50), pct(losers, 99), checkouts() - txBefore,
                 maxWaiters.get(), redisCommands() - redisBefore);
+    }
+
+    /**
+     * An on-sale crowd watching the map: {@code viewers} simulated pages, each asking for the event's seats every
+     * 2 s (as the page polls), spread evenly over time and over both replicas. Stops when closed.
+     */
+    final class Crowd implements AutoCloseable {
+        private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
+        private final AtomicLong answered = new AtomicLong();
+        private final AtomicLong failed = new AtomicLong();
+
+        Crowd(int viewers) {
+            long everyMicros = 2_000_000L / viewers;
+            AtomicLong n = new AtomicLong();
+            ticks.scheduleAtFixedRate(() -> {
+                int port = port(apps.get((int) (n.incrementAndGet() % 2)));
+                http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/events/big/seats"))
+                        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding())
+                        .whenComplete((r, e) -> (e == null && r.statusCode() == 200 ? answered : failed).incrementAndGet());
+            }, 0, everyMicros, TimeUnit.MICROSECONDS);
+        }
+
+        long answered() {
+            return answered.get();
+        }
+
+        long failed() {
+            return failed.get();
+        }
+
+        @Override
+        public void close() {
+            ticks.shutdownNow();
+        }
+    }
+
+    Crowd crowd(int viewers) {
+        return new Crowd(viewers);
+    }
+
+    /**
+     * What the crowd alone costs over {@code seconds}: Redis commands and PostgreSQL transactions per viewer-second,
+     * views answered per second, failures, the cores this JVM (both replicas and the crowd) used, and the whole
+     * machine's CPU load (0-1) and core count.
+     */
+    double[] crowdCost(int viewers, int seconds) throws InterruptedException {
+        try (Crowd crowd = crowd(viewers)) {
+            Thread.sleep(2000); // the first views fill the snapshots
+            long redisBefore = redisCommands();
+            long txBefore = checkouts();
+            long answeredBefore = crowd.answered();
+            var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            long cpuBefore = os.getProcessCpuTime();
+            double machineLoad = 0;
+            for (int i = 0; i < seconds * 10; i++) {
+                Thread.sleep(100);
+                machineLoad += os.getCpuLoad();
+            }
+            double viewerSeconds = (double) viewers * seconds;
+            return new double[] {(redisCommands() - redisBefore) / viewerSeconds, (checkouts() - txBefore) / viewerSeconds,
+                    (crowd.answered() - answeredBefore) / (double) seconds, crowd.failed(),
+                    (os.getProcessCpuTime() - cpuBefore) / 1e9 / seconds, machineLoad / (seconds * 10),
+                    os.getAvailableProcessors()};
+        }
     }
 
     static IntFunction<String> randomSeat(List<String> seats, long seed) {
