@@ -46,6 +46,12 @@ public final class BenchMain {
         if (what.equals("replicas") || what.equals("all")) {
             replicatedGrants();
         }
+        if (what.equals("lettuce")) {
+            lettuceGoals();
+        }
+        if (what.equals("hotpath")) {
+            write("hot-path.md", HotPathProfile.run());
+        }
         if (what.equals("crowd") || what.equals("all")) {
             onSaleCrowd();
         }
@@ -143,6 +149,68 @@ public final class BenchMain {
         }
         write("lock-round-trip.md", md.toString());
         plotThreads(rows);
+    }
+
+    /**
+     * The Lettuce transport's goals, measured interleaved: for each of {@code bench.forks} rounds, raw Lettuce and
+     * seatlock one fork each, back to back (order alternating), so a drift of the shared machine hits both; the
+     * ratio is taken per round, then its mean and 95 % confidence interval (Student's t over the rounds).
+     */
+    private static void lettuceGoals() throws Exception {
+        int rounds = Integer.getInteger("bench.forks", 5);
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%d rounds; each round one fork per library "
+                + "(2 x 2 s warm-up, 4 x 3 s measured), the two back to back.%n%n", rounds));
+        md.append("| threads | measure | raw Lettuce (mean) | seatlock (mean) | seatlock / raw, mean [95 % CI] | per round |\n"
+                + "|---|---|---|---|---|---|\n");
+        for (int threads : new int[] {1, 8}) {
+            double[] raw = new double[rounds];
+            double[] ours = new double[rounds];
+            double[] rawP50 = new double[rounds];
+            double[] oursP50 = new double[rounds];
+            for (int round = 0; round < rounds; round++) {
+                List<String> order = round % 2 == 0 ? List.of("RAW_LETTUCE", "SHARED_LOCK") : List.of("SHARED_LOCK", "RAW_LETTUCE");
+                for (String impl : order) {
+                    double ops = oneFork(threads, impl, Mode.Throughput).getPrimaryResult().getScore() * 1e6;
+                    (impl.equals("RAW_LETTUCE") ? raw : ours)[round] = ops;
+                    if (threads == 1) {
+                        double p50 = oneFork(threads, impl, Mode.SampleTime).getPrimaryResult().getStatistics().getPercentile(50);
+                        (impl.equals("RAW_LETTUCE") ? rawP50 : oursP50)[round] = p50;
+                    }
+                }
+            }
+            md.append(ratioRow(threads, "ops/s", raw, ours, "%.0f"));
+            if (threads == 1) {
+                md.append(ratioRow(threads, "p50 µs", rawP50, oursP50, "%.0f"));
+            }
+        }
+        write("lettuce-goals.md", md.toString());
+    }
+
+    private static RunResult oneFork(int threads, String impl, Mode mode) throws Exception {
+        OptionsBuilder options = new OptionsBuilder();
+        options.include(LockRoundTrip.class.getName() + ".acquireRelease").threads(threads).forks(1)
+                .warmupIterations(2).warmupTime(TimeValue.seconds(2))
+                .measurementIterations(4).measurementTime(TimeValue.seconds(3))
+                .jvmArgs("-Xmx1g").mode(mode).param("impl", impl).shouldFailOnError(true);
+        return new Runner(options.build()).run().iterator().next();
+    }
+
+    private static String ratioRow(int threads, String measure, double[] raw, double[] ours, String format) {
+        int n = raw.length;
+        double[] ratios = new double[n];
+        for (int i = 0; i < n; i++) {
+            ratios[i] = ours[i] / raw[i];
+        }
+        double mean = mean(ratios);
+        double variance = java.util.Arrays.stream(ratios).map(r -> (r - mean) * (r - mean)).sum() / (n - 1);
+        double[] t95 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262};
+        double half = (n >= 2 && n - 2 < t95.length ? t95[n - 2] : 1.96) * Math.sqrt(variance / n);
+        StringBuilder perRound = new StringBuilder();
+        for (double r : ratios) {
+            perRound.append(perRound.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", r));
+        }
+        return String.format(Locale.ROOT, "| %d | %s | " + format + " | " + format + " | %.2fx [%.2f, %.2f] | %s |%n", threads,
+                measure, mean(raw), mean(ours), mean, mean - half, mean + half, perRound);
     }
 
     /** Grants counted by the master alone against grants a replica acknowledged (WAIT), at 1 and 8 threads. */

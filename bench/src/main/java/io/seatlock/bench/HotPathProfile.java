@@ -1,0 +1,135 @@
+package io.seatlock.bench;
+
+import io.seatlock.localservers.LocalServers;
+import one.profiler.AsyncProfiler;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The one-thread hot path under a wall-clock profile (async-profiler, {@code event=wall}): acquire + release on
+ * one thread, raw Lettuce and seatlock one after the other, 10 s warm-up, 15 s profiled. Writes each profile as
+ * collapsed stacks (not kept in git) and a summary of where the calling thread's wall time went, with the Redis process's CPU per
+ * pair; then, at 8 threads, the client's and Redis' CPU per pair ({@code bench/results/hot-path.md}).
+ */
+final class HotPathProfile {
+
+    private HotPathProfile() {
+    }
+
+    static String run() throws Exception {
+        StringBuilder md = new StringBuilder();
+        for (LockRoundTrip.Impl impl : new LockRoundTrip.Impl[] {LockRoundTrip.Impl.RAW_LETTUCE, LockRoundTrip.Impl.SHARED_LOCK}) {
+            try (LockRoundTrip.Locker locker = LockRoundTrip.create(impl, LocalServers.redis())) {
+                loop(locker, 10_000_000_000L, null);
+                AsyncProfiler profiler = AsyncProfiler.getInstance();
+                profiler.execute("start,event=wall,interval=50us,threads");
+                long[] latencies = new long[2_000_000];
+                long serverBefore = serverMicros();
+                int n = loop(locker, 15_000_000_000L, latencies);
+                double serverPerPair = (serverMicros() - serverBefore) / (double) n;
+                Path collapsed = Path.of(System.getProperty("bench.out", "results"), "hot-path-" + impl + ".collapsed");
+                profiler.execute("stop,file=" + collapsed.toAbsolutePath() + ",collapsed");
+                int sampled = Math.min(n, latencies.length);
+                Arrays.sort(latencies, 0, sampled);
+                md.append(String.format(Locale.ROOT, "%s: %d pairs in 15 s, p50 %.0f µs, Redis CPU %.1f µs per pair "
+                        + "(`INFO cpu`, user + system); the calling thread's samples:%n%n", impl, n, latencies[sampled / 2] / 1e3, serverPerPair));
+                summarize(collapsed, md);
+            }
+        }
+        md.append("At 8 threads (5 s warm-up, 15 s measured), where each pair's CPU goes:\n\n"
+                + "| library | pairs/s | client CPU µs per pair | Redis CPU µs per pair | both |\n|---|---|---|---|---|\n");
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        for (LockRoundTrip.Impl impl : new LockRoundTrip.Impl[] {LockRoundTrip.Impl.RAW_LETTUCE, LockRoundTrip.Impl.SHARED_LOCK}) {
+            try (LockRoundTrip.Locker locker = LockRoundTrip.create(impl, LocalServers.redis())) {
+                threads(locker, 8, 5_000_000_000L);
+                long serverBefore = serverMicros();
+                long clientBefore = os.getProcessCpuTime();
+                long pairs = threads(locker, 8, 15_000_000_000L);
+                double client = (os.getProcessCpuTime() - clientBefore) / 1e3 / pairs;
+                double server = (serverMicros() - serverBefore) / (double) pairs;
+                md.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.1f |%n", impl, pairs / 15.0, client, server,
+                        client + server));
+            }
+        }
+        return md.toString();
+    }
+
+    private static long threads(LockRoundTrip.Locker locker, int threads, long nanos) throws Exception {
+        java.util.concurrent.atomic.AtomicLong pairs = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        java.util.List<java.util.concurrent.Future<?>> all = new java.util.ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            all.add(pool.submit(() -> {
+                pairs.addAndGet(loop(locker, nanos, null));
+                return null;
+            }));
+        }
+        for (var f : all) {
+            f.get();
+        }
+        pool.shutdown();
+        return pairs.get();
+    }
+
+    /** Microseconds of CPU the Redis process used so far (user + system: commands, scripts and network I/O). */
+    private static long serverMicros() {
+        double seconds = 0;
+        for (String line : LocalServers.redis().with(r -> r.info("cpu")).split("\r?\n")) {
+            if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return (long) (seconds * 1e6);
+    }
+
+    private static int loop(LockRoundTrip.Locker locker, long nanos, long[] latencies) throws Exception {
+        LockRoundTrip.Keys keys = new LockRoundTrip.Keys();
+        long end = System.nanoTime() + nanos;
+        int n = 0;
+        while (System.nanoTime() < end) {
+            long start = System.nanoTime();
+            if (!locker.acquireRelease(keys.next())) {
+                throw new IllegalStateException("an uncontended acquire+release failed");
+            }
+            if (latencies != null && n < latencies.length) {
+                latencies[n] = System.nanoTime() - start;
+            }
+            n++;
+        }
+        return n;
+    }
+
+    /** The caller thread's samples ("main"), by the first frame that tells what it was doing. */
+    private static void summarize(Path collapsed, StringBuilder md) throws Exception {
+        Map<String, Long> byWhat = new TreeMap<>();
+        long total = 0;
+        for (String line : Files.readAllLines(collapsed)) {
+            if (!line.startsWith("[main")) {
+                continue;
+            }
+            int space = line.lastIndexOf(' ');
+            long samples = Long.parseLong(line.substring(space + 1));
+            String stack = line.substring(0, space);
+            total += samples;
+            byWhat.merge(category(stack), samples, Long::sum);
+        }
+        md.append("| what the caller thread did | share of its wall time |\n|---|---|\n");
+        long all = total;
+        byWhat.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).forEach(e ->
+                md.append(String.format(Locale.ROOT, "| %s | %.1f %% |%n", e.getKey(), 100.0 * e.getValue() / all)));
+        md.append('\n');
+    }
+
+    private static String category(String stack) {
+        boolean parked = stack.contains("LockSupport.park") || stack.contains("Unsafe.park");
+        String where = stack.contains("RedisLockClient.attempt") ? "acquire"
+                : stack.contains("RedisLease.release") ? "release"
+                : stack.contains("evalsha") ? "EVALSHA (raw release)" : "SET NX PX (raw acquire)";
+        return where + (parked ? ", waiting for the answer (parked)" : ", running");
+    }
+}
