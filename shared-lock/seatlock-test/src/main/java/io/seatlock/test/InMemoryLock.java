@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -115,6 +116,29 @@ public final class InMemoryLock implements DistributedLock {
         }
     }
 
+    /** Completes when the holder releases {@code name} (at once if it is free); never on an expiry. */
+    @Override
+    public CompletableFuture<Void> whenReleased(String name) {
+        LockSpec.requireValidName(name);
+        CompletableFuture<Void> released = new CompletableFuture<>();
+        synchronized (store) {
+            if (store.live(name) == null) {
+                released.complete(null);
+                return released;
+            }
+            store.releaseWaiters.computeIfAbsent(name, n -> new ArrayList<>()).add(released);
+        }
+        released.whenComplete((done, error) -> {
+            synchronized (store) {
+                List<CompletableFuture<Void>> waiters = store.releaseWaiters.get(name);
+                if (waiters != null && waiters.remove(released) && waiters.isEmpty()) {
+                    store.releaseWaiters.remove(name);
+                }
+            }
+        });
+        return released;
+    }
+
     @Override
     public Optional<Duration> remainingTtl(String name) {
         LockSpec.requireValidName(name);
@@ -174,6 +198,8 @@ public final class InMemoryLock implements DistributedLock {
         final Map<String, Long> lastToken = new HashMap<>();
         final Map<String, Long> decidedUntil = new HashMap<>();
         final List<Lease> keptAlive = new ArrayList<>();
+        /** Waiters told when a lock is released ({@link #whenReleased}); completed outside the monitor. */
+        final Map<String, List<CompletableFuture<Void>>> releaseWaiters = new HashMap<>();
 
         Store(ManualClock clock) {
             this.clock = clock;
@@ -358,6 +384,8 @@ public final class InMemoryLock implements DistributedLock {
         }
 
         private ReleaseOutcome end(@Nullable Duration keepFor, @Nullable Duration decidedFor) {
+            List<CompletableFuture<Void>> toTell = List.of();
+            ReleaseOutcome outcome;
             synchronized (store) {
                 State before = state;
                 if (before == State.RELEASED) {
@@ -376,11 +404,15 @@ public final class InMemoryLock implements DistributedLock {
                         store.locks.put(spec.name(), new Entry(owner, entry.instanceId, now + keepFor.toNanos()));
                     } else {
                         store.locks.remove(spec.name());
+                        List<CompletableFuture<Void>> waiters = store.releaseWaiters.remove(spec.name());
+                        toTell = waiters == null ? List.of() : waiters;
                     }
                     store.notifyAll();
                 }
-                return before == State.LOST || !ours ? ReleaseOutcome.LOST : ReleaseOutcome.RELEASED;
+                outcome = before == State.LOST || !ours ? ReleaseOutcome.LOST : ReleaseOutcome.RELEASED;
             }
+            toTell.forEach(waiter -> waiter.complete(null)); // their callbacks run outside the store's monitor
+            return outcome;
         }
 
         @Override
