@@ -3,7 +3,6 @@ package io.seatlock.localservers;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,8 +65,8 @@ class SharedDevServersTest {
 
     @Test
     void ctrlCInTheFirstRunsTerminalLeavesTheServersToTheOtherRunsAndTheLastRunStopsThem() throws Exception {
-        int postgresPort = freePort();
-        int redisPort = freePort();
+        int postgresPort = LocalServers.freePort();
+        int redisPort = LocalServers.freePort();
         PostgresServer postgres = new PostgresServer("shared", "127.0.0.1", postgresPort, "postgres", "");
         RedisServer redis = new RedisServer("shared", "127.0.0.1", redisPort, null);
         Run first = Run.start(postgresPort, redisPort);
@@ -102,11 +101,5 @@ class SharedDevServersTest {
 
     private static Path home(int postgresPort, int redisPort) {
         return Path.of(System.getProperty("java.io.tmpdir"), "seatlock-dev-servers-" + postgresPort + "-" + redisPort);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -7,7 +7,11 @@ import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A lock that every replica sees. It keeps the crowd away; it does not make overlapping work
@@ -81,6 +85,26 @@ public interface DistributedLock {
      */
     default CompletableFuture<Void> whenReleased(String name) {
         return new CompletableFuture<>();
+    }
+
+    /**
+     * Waits until {@link #whenReleased} says the lock may be free or {@code atMost} passes, whichever comes
+     * first; where the implementation cannot tell, that is a pause of {@code atMost}. Grants nothing: try to
+     * acquire afterwards.
+     *
+     * @param name   the lock's name
+     * @param atMost the longest wait
+     * @throws InterruptedException if the waiting thread was interrupted
+     */
+    default void awaitRelease(String name, Duration atMost) throws InterruptedException {
+        CompletableFuture<Void> released = whenReleased(name);
+        try {
+            released.get(atMost.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException | CancellationException e) {
+            // no word in time: the caller polls, as it would without one
+        } finally {
+            released.cancel(false); // the implementation forgets a waiter that stopped waiting
+        }
     }
 
     /**

@@ -246,15 +246,13 @@ public final class LeaderElection implements AutoCloseable {
 
     private void campaign() {
         while (campaign.get() == Thread.currentThread()) {
-            CompletableFuture<Void> nextChance = null;
+            boolean waitForRelease = false;
             try {
                 LockLease term = current.get();
                 if (term == null) {
                     Optional<LockLease> granted = lock.tryAcquire(lockName(), lease, OverlapImpact.BROKEN_PROMISE);
                     granted.ifPresent(this::grant);
-                    if (granted.isEmpty()) {
-                        nextChance = lock.whenReleased(lockName()); // a leader stepping down hands over at once
-                    }
+                    waitForRelease = granted.isEmpty(); // a leader stepping down hands over at once
                 } else if (!term.isValid()) {
                     endTerm(term);
                 }
@@ -264,27 +262,16 @@ public final class LeaderElection implements AutoCloseable {
                 log.warn("election {}: campaign attempt failed", group, e);
             }
             try {
-                if (nextChance == null) {
-                    Thread.sleep(retry.toMillis());
+                if (waitForRelease) {
+                    lock.awaitRelease(lockName(), retry);
                 } else {
-                    awaitRelease(nextChance);
+                    Thread.sleep(retry.toMillis());
                 }
             } catch (InterruptedException e) {
                 break;
             }
         }
         yieldLeadership(); // a term granted while close() ran must not outlive the campaign
-    }
-
-    /** Until the leader releases (told by the lock) or a retry's time passes, whichever comes first. */
-    private void awaitRelease(CompletableFuture<Void> released) throws InterruptedException {
-        try {
-            released.get(retry.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException | ExecutionException | CancellationException e) {
-            // no word from the lock: campaign again on the retry's rhythm
-        } finally {
-            released.cancel(false);
-        }
     }
 
     private void grant(LockLease granted) {

@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -38,6 +37,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * The Redis lock: {@code SET NX PX} plus a fencing counter in one script, compare-and-delete release,
@@ -198,14 +198,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
                         + maxWait);
             }
             long jittered = ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1);
-            CompletableFuture<Void> released = whenReleased(name);
-            try {
-                released.get(Math.min(left, jittered), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException | ExecutionException | CancellationException e) {
-                // no announcement in time: poll, as without one
-            } finally {
-                released.cancel(false);
-            }
+            awaitRelease(name, Duration.ofNanos(Math.min(left, jittered)));
             backoff = Math.min(backoff * 2, settings.maxBackoff().toNanos());
         }
     }
@@ -256,13 +249,15 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         CompletableFuture<Long> answer;
         RedisClusterAsyncCommands<String, String> connected = calls.connectedOrNull();
         LeaseCommands commands = leases.commands();
+        Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<Long>> grant =
+                r -> commands.acknowledged(r, script.run(r, scriptKeys, args), granted -> granted > 0);
         if (connected != null) {
             sentAt[0] = System.nanoTime();
-            answer = calls.send(connected, r -> commands.acknowledged(r, script.run(r, scriptKeys, args), granted -> granted > 0));
+            answer = calls.send(connected, grant);
         } else {
             answer = calls.send(r -> {
                 sentAt[0] = System.nanoTime();
-                return commands.acknowledged(r, script.run(r, scriptKeys, args), granted -> granted > 0);
+                return grant.apply(r);
             });
         }
         long token;
