@@ -1,12 +1,12 @@
 package io.seatlock.lock.redis;
 
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.seatlock.lock.redis.spi.RedisCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Predicate;
+import java.util.function.LongPredicate;
 
 /**
  * The owner-checked scripts a lease sends for itself: renew, release, release as decided, take back; and the
@@ -32,28 +32,26 @@ final class LeaseCommands {
      * Compare-and-PEXPIRE; completes with true if the lock was still this owner's and now has {@code ttl}, with
      * an error if the replicas the settings ask for did not acknowledge the new expiry in time.
      */
-    CompletableFuture<Boolean> extend(String lockKey, String owner, Duration ttl) {
-        return calls.send(r -> acknowledged(r, LockScripts.EXTEND.run(r, new String[] {lockKey}, owner,
-                Long.toString(ttl.toMillis())), extended -> extended == 1)).thenApply(extended -> extended == 1);
+    CompletableFuture<Boolean> extend(String lockKey, String owner, Duration ttl, RedisCalls.Sender how) {
+        RedisCommand.Script extend = LockScripts.EXTEND.command(new String[] {lockKey}, owner, Long.toString(ttl.toMillis()));
+        return acknowledged(extend, extended -> extended == 1, how).thenApply(extended -> extended == 1);
     }
 
     /**
-     * {@code write}, sent on {@code commands}, followed by {@code WAIT} on the same connection when replicas must
+     * {@code write}, sent by {@code how}, followed by {@code WAIT} on the same connection when replicas must
      * acknowledge: a write that {@code wrote} says changed something and that fewer replicas than asked for
      * have completes with {@link ReplicasDidNotAcknowledge}. WAIT covers every earlier write of the connection,
      * this one included.
      */
-    <T> CompletableFuture<T> acknowledged(RedisClusterAsyncCommands<String, String> commands, CompletableFuture<T> write,
-                                          Predicate<T> wrote) {
+    CompletableFuture<Long> acknowledged(RedisCommand.Script write, LongPredicate wrote, RedisCalls.Sender how) {
         if (replicas == 0) {
-            return write;
+            return how.send(write);
         }
-        CompletableFuture<Long> acknowledgements = commands.waitForReplication(replicas, replicaWaitMillis).toCompletableFuture();
-        return write.thenCombine(acknowledgements, (value, acknowledged) -> {
-            if (wrote.test(value) && acknowledged < replicas) {
-                throw new ReplicasDidNotAcknowledge(acknowledged, replicas, replicaWaitMillis);
+        return how.send(new RedisCommand.ReplicatedScript(write, replicas, replicaWaitMillis)).thenApply(written -> {
+            if (wrote.test(written.value()) && written.acknowledged() < replicas) {
+                throw new ReplicasDidNotAcknowledge(written.acknowledged(), replicas, replicaWaitMillis);
             }
-            return value;
+            return written.value();
         });
     }
 
@@ -66,26 +64,29 @@ final class LeaseCommands {
     }
 
     /** Sets the decided marker, then compare-and-deletes; completes with 1 if the lock was ours and is gone. */
-    CompletableFuture<Long> deleteDecided(String name, String owner, Duration keepMarkerFor) {
-        return calls.send(r -> LockScripts.RELEASE_DECIDED.run(r, new String[] {keys.lock(name), keys.decided(name)}, owner,
+    CompletableFuture<Long> deleteDecided(String name, String owner, Duration keepMarkerFor, RedisCalls.Sender how) {
+        return how.send(LockScripts.RELEASE_DECIDED.command(new String[] {keys.lock(name), keys.decided(name)}, owner,
                 keys.released(name), Long.toString(keepMarkerFor.toMillis())));
     }
 
     /** Compare-and-delete; completes with 1 if the key was this owner's and is gone, else 0. */
-    CompletableFuture<Long> delete(String name, String owner) {
-        return calls.send(r -> LockScripts.RELEASE.run(r, new String[] {keys.lock(name)}, owner, keys.released(name)));
+    CompletableFuture<Long> delete(String name, String owner, RedisCalls.Sender how) {
+        return how.send(release(name, owner));
     }
 
     /** Best effort, never waits and never opens a connection: a grant nobody waits for is deleted by owner. */
     void takeBack(String name, String owner) {
-        RedisClusterAsyncCommands<String, String> commands = calls.connectedOrNull();
-        if (commands == null) {
-            return;
+        CompletableFuture<Long> deleted = calls.sendIfConnected(release(name, owner));
+        if (deleted != null) {
+            deleted.whenComplete((done, error) -> {
+                if (error != null) {
+                    log.debug("could not take back a grant of {}; it expires on its own", name, error);
+                }
+            });
         }
-        LockScripts.RELEASE.run(commands, new String[] {keys.lock(name)}, owner, keys.released(name)).whenComplete((deleted, error) -> {
-            if (error != null) {
-                log.debug("could not take back a grant of {}; it expires on its own", name, error);
-            }
-        });
+    }
+
+    private RedisCommand.Script release(String name, String owner) {
+        return LockScripts.RELEASE.command(new String[] {keys.lock(name)}, owner, keys.released(name));
     }
 }

@@ -1,19 +1,15 @@
 package io.seatlock.lock.redis;
 
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.seatlock.lock.redis.spi.RedisCommand;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The Lua scripts of the lock, called by {@code EVALSHA}; a {@code NOSCRIPT} reply (after
- * {@code SCRIPT FLUSH} or a restart) loads the script again and retries once.
+ * {@code SCRIPT FLUSH} or a restart) makes the transport load the script again and retry once.
  * Pattern: https://redis.io/docs/latest/develop/clients/patterns/distributed-locks/
  */
 enum LockScripts {
@@ -146,18 +142,9 @@ enum LockScripts {
         this.sha = sha1(source);
     }
 
-    /** Sends the script without waiting; the answer completes the returned future (on Lettuce's I/O thread). */
-    CompletableFuture<Long> run(RedisClusterAsyncCommands<String, String> redis, String[] keys, String... args) {
-        CompletableFuture<Long> first = redis.<Long>evalsha(sha, ScriptOutputType.INTEGER, keys, args)
-                .toCompletableFuture();
-        return first.exceptionallyCompose(error -> {
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            if (!(cause instanceof RedisNoScriptException)) {
-                return CompletableFuture.failedFuture(cause);
-            }
-            return redis.scriptLoad(source).toCompletableFuture()
-                    .thenCompose(loaded -> redis.<Long>evalsha(sha, ScriptOutputType.INTEGER, keys, args));
-        });
+    /** The script with its keys and arguments, as a transport sends it ({@code EVALSHA}, loaded again on NOSCRIPT). */
+    RedisCommand.Script command(String[] keys, String... args) {
+        return new RedisCommand.Script(sha, source, keys, args);
     }
 
     private static String sha1(String source) {

@@ -1,9 +1,9 @@
 package io.seatlock.lock.redis;
 
-import io.lettuce.core.RedisCommandTimeoutException;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.redis.spi.RedisCommand;
+import io.seatlock.lock.redis.spi.RedisTransport;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,26 +14,25 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 
 /**
- * How every Redis call of the lock is sent and awaited: without waiting for a connection of its own (a
- * connect under way is shared), and bounded by the command timeout, so a silent Redis costs a caller its
- * timeout and never a queue behind others.
+ * How every Redis call of the lock is sent and awaited, whatever the transport: bounded by the command timeout,
+ * so a silent Redis costs a caller its timeout and never a queue behind others.
  */
 final class RedisCalls {
 
     private static final Logger log = LoggerFactory.getLogger(RedisCalls.class);
-    /** Our own wait ends this long after Lettuce's command timeout would have ended it. */
+    /** Our own wait ends this long after the transport's command timeout would have ended it. */
     private static final long AWAIT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final Runnable NOTHING = () -> { };
 
-    private final RedisConnector redis;
+    private final RedisTransport transport;
     private final Duration commandTimeout;
     private final LockListener listener;
 
-    RedisCalls(RedisConnector redis, Duration commandTimeout, LockListener listener) {
-        this.redis = redis;
-        this.commandTimeout = commandTimeout;
+    RedisCalls(RedisTransport transport, LockListener listener) {
+        this.transport = transport;
+        this.commandTimeout = transport.commandTimeout();
         this.listener = listener;
     }
 
@@ -41,30 +40,75 @@ final class RedisCalls {
         return commandTimeout;
     }
 
-    /** The connection's commands if it is up; null while (re)connecting. Never opens one. */
-    @Nullable RedisClusterAsyncCommands<String, String> connectedOrNull() {
-        return redis.connectedOrNull();
+    RedisTransport transport() {
+        return transport;
     }
 
-    /** Sends without waiting; a connect under way is shared with every other caller. */
-    <T> CompletableFuture<T> send(Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
-        return send(redis.connectedOrNull(), command);
-    }
-
-    /** Sends on {@code connected}, or once the shared connect attempt has made a connection (if null). */
-    <T> CompletableFuture<T> send(@Nullable RedisClusterAsyncCommands<String, String> connected,
-                                  Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
+    /** Sends without blocking the caller (watchdog, I/O threads). */
+    <T> CompletableFuture<T> send(RedisCommand<T> command) {
         try {
-            return connected != null ? command.apply(connected) : redis.commands().thenCompose(command);
+            return transport.send(command, System.nanoTime() + commandTimeout.toNanos(), NOTHING);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Best effort, never opens a connection: null if there is none to send on. */
+    <T> @Nullable CompletableFuture<T> sendIfConnected(RedisCommand<T> command) {
+        try {
+            return transport.sendIfConnected(command);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** How a command goes out: in the background ({@link #send}) or for a caller ({@link #within}). */
+    interface Sender {
+        <T> CompletableFuture<T> send(RedisCommand<T> command);
+    }
+
+    /** Sends for a caller who waits until {@code deadline}; {@code beforeSend} runs just before each command is written. */
+    Sender within(long deadline, Runnable beforeSend) {
+        return new Sender() {
+            @Override
+            public <T> CompletableFuture<T> send(RedisCommand<T> command) {
+                return start(command, deadline, beforeSend);
+            }
+        };
+    }
+
+    /** Sends for a caller who waits until {@code deadline} and must stay interruptible meanwhile. */
+    Sender interruptibly(long deadline, Runnable beforeSend) {
+        return new Sender() {
+            @Override
+            public <T> CompletableFuture<T> send(RedisCommand<T> command) {
+                try {
+                    return transport.send(command, deadline, beforeSend);
+                } catch (RuntimeException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+            }
+        };
+    }
+
+    /** Sends for a caller who waits until {@code deadline}. */
+    Sender within(long deadline) {
+        return within(deadline, NOTHING);
+    }
+
+    /** Starts a call the caller waits for (a blocking transport runs it here), {@code beforeSend} just before it is written. */
+    <T> CompletableFuture<T> start(RedisCommand<T> command, long deadline, Runnable beforeSend) {
+        try {
+            return transport.call(command, deadline, beforeSend);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
     /** Sends and waits, uninterruptibly (an interrupt is kept for the caller), at most the command timeout. */
-    <T> T call(String group, Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<T>> command) {
+    <T> T call(String group, RedisCommand<T> command) {
         long deadline = callDeadline(); // before sending: whatever sending costs is inside the bound
-        return awaitUninterruptibly(group, send(command), deadline);
+        return awaitUninterruptibly(group, start(command, deadline, NOTHING), deadline);
     }
 
     /** When a call started now must have its answer: the command timeout plus a little slack. */
@@ -92,7 +136,7 @@ final class RedisCalls {
             while (true) {
                 try {
                     T value = answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    redis.answered();
+                    transport.answered();
                     return value;
                 } catch (InterruptedException e) {
                     if (interruptible) {
@@ -100,26 +144,18 @@ final class RedisCalls {
                     }
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    if (e.getCause() instanceof RedisCommandTimeoutException) {
-                        reconnectIfSilent();
-                    }
+                    transport.failed(e.getCause());
                     throw unavailable(group, e.getCause());
                 } catch (TimeoutException e) {
-                    reconnectIfSilent();
-                    throw unavailable(group, new RedisCommandTimeoutException("no answer within " + commandTimeout));
+                    TimeoutException silent = new TimeoutException("no answer within " + commandTimeout);
+                    transport.failed(silent);
+                    throw unavailable(group, silent);
                 }
             }
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-        }
-    }
-
-    private void reconnectIfSilent() {
-        if (redis.timedOut(commandTimeout)) {
-            log.warn("no answer from Redis for two command timeouts ({} each): closed the connection; the next call "
-                    + "connects afresh (through Sentinel, to the current master)", commandTimeout);
         }
     }
 
@@ -132,6 +168,6 @@ final class RedisCalls {
     }
 
     void close() {
-        redis.close();
+        transport.close();
     }
 }

@@ -6,6 +6,7 @@ import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,7 +141,7 @@ final class RedisLease implements LockLease {
         takeExtendPermit(deadline);
         try {
             long start = System.nanoTime();
-            if (awaitUninterruptibly(context.commands().extend(lockKey, owner, ttl), deadline)) {
+            if (awaitUninterruptibly(context.commands().extend(lockKey, owner, ttl, context.calls().within(deadline)), deadline)) {
                 renewed(start, ttl);
                 return true;
             }
@@ -201,7 +202,7 @@ final class RedisLease implements LockLease {
     private void renewInBackground(long start) {
         CompletableFuture<Boolean> answer;
         try {
-            answer = context.commands().extend(lockKey, owner, spec.ttl());
+            answer = context.commands().extend(lockKey, owner, spec.ttl(), context.calls()::send);
         } catch (RuntimeException e) {
             extending().release();
             context.listener().onRenewalFailed(group);
@@ -248,7 +249,7 @@ final class RedisLease implements LockLease {
     @Override
     public ReleaseOutcome release() {
         long deadline = context.calls().callDeadline();
-        return awaitUninterruptibly(releaseAsync(), deadline);
+        return awaitUninterruptibly(releaseAsync(null, context.calls().within(deadline)), deadline);
     }
 
     @Override
@@ -257,24 +258,30 @@ final class RedisLease implements LockLease {
             throw new IllegalArgumentException("the decided marker must be kept at least 1 ms, was " + keepMarkerFor);
         }
         long deadline = context.calls().callDeadline();
-        return awaitUninterruptibly(releaseAsync(keepMarkerFor), deadline);
+        return awaitUninterruptibly(releaseAsync(keepMarkerFor, context.calls().within(deadline)), deadline);
     }
 
-    /** Ends the lease at once (it leaves {@code heldLeases} even if Redis is down) and deletes the key by owner. */
+    /**
+     * Ends the lease at once (it leaves {@code heldLeases} even if Redis is down) and deletes the key by owner, in
+     * the background.
+     */
     CompletableFuture<ReleaseOutcome> releaseAsync() {
-        return releaseAsync(null);
+        return releaseAsync(null, context.calls()::send);
     }
 
-    /** @param keepMarkerFor how long to leave the decided marker; null for a plain release */
-    private CompletableFuture<ReleaseOutcome> releaseAsync(Duration keepMarkerFor) {
+    /**
+     * @param keepMarkerFor how long to leave the decided marker; null for a plain release
+     * @param how           for a caller who waits, or in the background
+     */
+    private CompletableFuture<ReleaseOutcome> releaseAsync(@Nullable Duration keepMarkerFor, RedisCalls.Sender how) {
         State before = (State) STATE.getAndSet(this, State.RELEASED);
         if (before == State.RELEASED) {
             return CompletableFuture.completedFuture(ReleaseOutcome.ALREADY_RELEASED);
         }
         stopWatchdog();
         context.ended().accept(this);
-        CompletableFuture<Long> delete = keepMarkerFor == null ? context.commands().delete(spec.name(), owner)
-                : context.commands().deleteDecided(spec.name(), owner, keepMarkerFor);
+        CompletableFuture<Long> delete = keepMarkerFor == null ? context.commands().delete(spec.name(), owner, how)
+                : context.commands().deleteDecided(spec.name(), owner, keepMarkerFor, how);
         return delete.thenApply(deleted -> before == State.LOST ? ReleaseOutcome.LOST : ended(deleted == 1));
     }
 
@@ -293,7 +300,8 @@ final class RedisLease implements LockLease {
         takeExtendPermit(deadline); // a background renewal landing after this one would stretch the lock to its full ttl
         boolean stillOurs;
         try {
-            stillOurs = awaitUninterruptibly(context.commands().extend(lockKey, owner, keepFor), deadline);
+            stillOurs = awaitUninterruptibly(context.commands().extend(lockKey, owner, keepFor, context.calls().within(deadline)),
+                    deadline);
         } finally {
             extending().release();
         }

@@ -2,15 +2,10 @@ package io.seatlock.lock.redis;
 
 import io.seatlock.lock.spi.DaemonThreads;
 import io.seatlock.lock.spi.LockListeners;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.seatlock.lock.redis.spi.RedisCommand;
+import io.seatlock.lock.redis.spi.RedisTransport;
 import io.seatlock.lock.AcquireAttempt;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
@@ -37,7 +32,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 
 /**
  * The Redis lock: {@code SET NX PX} plus a fencing counter in one script, compare-and-delete release,
@@ -71,11 +65,10 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private final GrantedTokens grantedTokens = new GrantedTokens();
     private final ReleaseSignals releaseSignals;
 
-    private RedisLockClient(RedisConnector redis, Duration commandTimeout, RedisLockSettings settings,
-                            LockListener listener) {
+    private RedisLockClient(RedisTransport transport, RedisLockSettings settings, LockListener listener) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.listener = LockListeners.guarded(List.of(Objects.requireNonNull(listener, "listener")));
-        this.calls = new RedisCalls(redis, commandTimeout, this.listener);
+        this.calls = new RedisCalls(transport, this.listener);
         this.keys = settings.keys();
         this.ownerTokens = new OwnerTokens(settings.instanceId());
         // Starts no thread before its first task.
@@ -84,7 +77,26 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         this.leases = new LeaseContext(calls, new LeaseCommands(calls, settings), keys, settings, this.listener, watchdogs,
                 callbacks, held::remove);
         this.status = new RedisLockStatus(calls, keys);
-        this.releaseSignals = new ReleaseSignals(redis, keys);
+        this.releaseSignals = new ReleaseSignals(transport, keys);
+    }
+
+    /**
+     * A lock over any transport, such as {@code seatlock-redis-jedis}'s; the factories below make the Lettuce one.
+     *
+     * @param transport how commands reach Redis; closed with the client
+     * @param settings  key prefix, instance id, safety margin, back-off, replicas
+     * @param listener  told what the lock does; whatever it throws is logged and ignored
+     * @return a client that connects on first use
+     * @throws IllegalArgumentException if the settings ask replicas to acknowledge grants on a Redis Cluster
+     */
+    public static RedisLockClient over(RedisTransport transport, RedisLockSettings settings, LockListener listener) {
+        Objects.requireNonNull(transport, "transport");
+        if (settings.replicas() > 0 && transport.cluster()) {
+            transport.close();
+            throw new IllegalArgumentException("replicas acknowledging grants (WAIT) need one connection to the lock's "
+                    + "master; not supported on Redis Cluster");
+        }
+        return new RedisLockClient(transport, settings, listener);
     }
 
     /**
@@ -115,10 +127,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     public static RedisLockClient standalone(RedisURI uri, Duration commandTimeout, @Nullable SslOptions ssl,
                                              RedisLockSettings settings, LockListener listener) {
-        uri.setTimeout(commandTimeout);
-        RedisClient client = RedisClient.create(uri);
-        client.setOptions(failFast(ClientOptions.builder(), commandTimeout, ssl).build());
-        return new RedisLockClient(RedisConnector.standalone(client, uri), commandTimeout, settings, listener);
+        return over(LettuceTransport.standalone(uri, commandTimeout, ssl), settings, listener);
     }
 
     /**
@@ -148,25 +157,11 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl,
                                           RedisLockSettings settings, LockListener listener) {
-        if (settings.replicas() > 0) {
+        if (settings.replicas() > 0) { // before any client is made
             throw new IllegalArgumentException("replicas acknowledging grants (WAIT) need one connection to the lock's "
                     + "master; not supported on Redis Cluster");
         }
-        seeds.forEach(uri -> uri.setTimeout(commandTimeout));
-        RedisClusterClient client = RedisClusterClient.create(seeds);
-        client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout, ssl).build());
-        return new RedisLockClient(RedisConnector.cluster(client), commandTimeout, settings, listener);
-    }
-
-    /** Commands fail at once while disconnected and after {@code timeout} otherwise: a typed error, never a hang. */
-    private static <B extends ClientOptions.Builder> B failFast(B builder, Duration timeout, @Nullable SslOptions ssl) {
-        builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-                .timeoutOptions(TimeoutOptions.enabled(timeout));
-        if (ssl != null) {
-            builder.sslOptions(ssl);
-        }
-        return builder;
+        return over(LettuceTransport.cluster(seeds, commandTimeout, ssl), settings, listener);
     }
 
     @Override
@@ -208,7 +203,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      * lock as waited for (one script call), and a marked lock's release publishes on its channel, which this
      * client subscribes to on first use. Completes at once if the lock turns out to be free. Never completes if
      * the holder's lease just expires or a message is lost, so wait with a bound of your own; cancel it when you
-     * stop waiting. Completes on Lettuce's I/O thread: do not block in a callback.
+     * stop waiting. Completes on the transport's I/O thread: do not block in a callback.
      */
     @Override
     public CompletableFuture<Void> whenReleased(String name) {
@@ -216,7 +211,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         CompletableFuture<Void> released = releaseSignals.next(name);
         releaseSignals.subscribed().thenAccept(subscribed -> {
             if (subscribed) {
-                calls.send(r -> LockScripts.MARK_WAITED.run(r, new String[] {keys.lock(name)})).whenComplete((held, error) -> {
+                calls.send(LockScripts.MARK_WAITED.command(new String[] {keys.lock(name)})).whenComplete((held, error) -> {
                     if (error == null && held == 0) {
                         releaseSignals.released(name);
                     }
@@ -246,20 +241,10 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         // The lease's clock starts when the script is handed to the connection, after any connect: still
         // before Redis runs it, so the local deadline stays on the safe side.
         long[] sentAt = new long[1];
-        CompletableFuture<Long> answer;
-        RedisClusterAsyncCommands<String, String> connected = calls.connectedOrNull();
         LeaseCommands commands = leases.commands();
-        Function<RedisClusterAsyncCommands<String, String>, CompletableFuture<Long>> grant =
-                r -> commands.acknowledged(r, script.run(r, scriptKeys, args), granted -> granted > 0);
-        if (connected != null) {
-            sentAt[0] = System.nanoTime();
-            answer = calls.send(connected, grant);
-        } else {
-            answer = calls.send(r -> {
-                sentAt[0] = System.nanoTime();
-                return grant.apply(r);
-            });
-        }
+        Runnable beforeSend = () -> sentAt[0] = System.nanoTime();
+        CompletableFuture<Long> answer = commands.acknowledged(script.command(scriptKeys, args), granted -> granted > 0,
+                interruptible ? calls.interruptibly(deadline, beforeSend) : calls.within(deadline, beforeSend));
         long token;
         try {
             token = calls.await(group, answer, interruptible, deadline);
@@ -340,7 +325,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     public Duration ping() {
         long start = System.nanoTime();
-        calls.call("health", r -> r.ping().toCompletableFuture());
+        calls.call("health", new RedisCommand.Ping());
         return Duration.ofNanos(System.nanoTime() - start);
     }
 

@@ -1,8 +1,6 @@
 package io.seatlock.lock.redis;
 
-import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
+import io.seatlock.lock.redis.spi.RedisCommand;
 import io.seatlock.lock.spi.LockListeners;
 import io.seatlock.lock.spi.LockSpec;
 
@@ -13,7 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 
 /** The status queries of the Redis lock: for displays, never for decisions (the answers are stale on arrival). */
 final class RedisLockStatus {
@@ -28,7 +25,7 @@ final class RedisLockStatus {
 
     Optional<Duration> remainingTtl(String name) {
         LockSpec.requireValidName(name);
-        long pttl = calls.call(LockListeners.groupOf(name), r -> r.pttl(keys.lock(name)).toCompletableFuture());
+        long pttl = calls.call(LockListeners.groupOf(name), new RedisCommand.Pttl(keys.lock(name)));
         if (pttl == -2) {
             return Optional.empty();
         }
@@ -37,7 +34,7 @@ final class RedisLockStatus {
 
     Optional<String> holder(String name) {
         LockSpec.requireValidName(name);
-        String owner = calls.call(LockListeners.groupOf(name), r -> r.get(keys.lock(name)).toCompletableFuture());
+        String owner = calls.call(LockListeners.groupOf(name), new RedisCommand.Get(keys.lock(name)));
         return owner == null ? Optional.empty() : Optional.of(OwnerTokens.instanceOf(owner));
     }
 
@@ -49,31 +46,22 @@ final class RedisLockStatus {
         String pattern = keys.lockPattern(namePrefix);
         String group = LockListeners.groupOf(namePrefix);
         Set<String> names = new HashSet<>();
-        ScanCursor cursor = ScanCursor.INITIAL;
-        do {
-            ScanCursor from = cursor;
-            KeyScanCursor<String> page = calls.call(group,
-                    r -> r.scan(from, ScanArgs.Builder.matches(pattern).limit(1000)).toCompletableFuture());
-            page.getKeys().forEach(k -> names.add(keys.nameOfLock(k)));
-            cursor = page;
-        } while (!cursor.isFinished());
+        calls.call(group, new RedisCommand.Scan(pattern)).forEach(k -> names.add(keys.nameOfLock(k)));
         return names;
     }
 
-    /** One EXISTS per name, all sent at once and awaited together within one command timeout. */
+    /** One EXISTS per name, all sent together and awaited within one command timeout. */
     Set<String> held(Collection<String> names) {
         List<String> asked = List.copyOf(names);
         asked.forEach(LockSpec::requireValidName);
         if (asked.isEmpty()) {
             return Set.of();
         }
-        List<CompletableFuture<Long>> answers = asked.stream()
-                .map(name -> calls.send(r -> r.exists(keys.lock(name)).toCompletableFuture())).toList();
-        calls.call(LockListeners.groupOf(asked.get(0)),
-                r -> CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)));
+        boolean[] exists = calls.call(LockListeners.groupOf(asked.get(0)),
+                new RedisCommand.Exists(asked.stream().map(keys::lock).toList()));
         Set<String> held = new HashSet<>();
         for (int i = 0; i < asked.size(); i++) {
-            if (answers.get(i).join() == 1) {
+            if (exists[i]) {
                 held.add(asked.get(i));
             }
         }

@@ -1,13 +1,11 @@
 package io.seatlock.lock.redis;
 
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.seatlock.lock.redis.spi.RedisTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,23 +20,23 @@ final class ReleaseSignals implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReleaseSignals.class);
 
-    private final RedisConnector redis;
+    private final RedisTransport redis;
     private final RedisKeys keys;
     private final ConcurrentHashMap<String, Set<CompletableFuture<Void>>> waiting = new ConcurrentHashMap<>();
-    private final AtomicReference<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> subscription =
+    private final AtomicReference<CompletableFuture<AutoCloseable>> subscription =
             new AtomicReference<>();
     private volatile boolean closed;
     private volatile long failedAt;
     private static final long RESUBSCRIBE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-    ReleaseSignals(RedisConnector redis, RedisKeys keys) {
+    ReleaseSignals(RedisTransport redis, RedisKeys keys) {
         this.redis = redis;
         this.keys = keys;
     }
 
     /**
      * A future completed when {@code name} is next announced as released; it forgets itself once done or
-     * cancelled. Completes on Lettuce's I/O thread.
+     * cancelled. Completes on the transport's own thread.
      */
     CompletableFuture<Void> next(String name) {
         CompletableFuture<Void> released = new CompletableFuture<>();
@@ -63,9 +61,9 @@ final class ReleaseSignals implements AutoCloseable {
      * channels) the next try comes only after a pause, so waiters never storm Redis with connections.
      */
     CompletableFuture<Boolean> subscribed() {
-        CompletableFuture<StatefulRedisPubSubConnection<String, String>> current = subscription.get();
+        CompletableFuture<AutoCloseable> current = subscription.get();
         if (current == null || current.isCompletedExceptionally() && System.nanoTime() - failedAt > RESUBSCRIBE_AFTER_NANOS) {
-            CompletableFuture<StatefulRedisPubSubConnection<String, String>> fresh = new CompletableFuture<>();
+            CompletableFuture<AutoCloseable> fresh = new CompletableFuture<>();
             if (subscription.compareAndSet(current, fresh)) {
                 subscribe(fresh);
             }
@@ -74,46 +72,41 @@ final class ReleaseSignals implements AutoCloseable {
         return current.handle((connection, error) -> error == null);
     }
 
-    private void subscribe(CompletableFuture<StatefulRedisPubSubConnection<String, String>> into) {
-        redis.connectPubSub().thenCompose(connection -> {
-            connection.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String pattern, String channel, String message) {
-                    String name = keys.nameOfReleased(channel);
-                    if (name != null) {
-                        released(name);
-                    }
-                }
-            });
-            return connection.async().psubscribe(keys.releasedPattern()).toCompletableFuture()
-                    .handle((ok, error) -> {
-                        if (error != null) {
-                            connection.closeAsync();
-                            throw error instanceof CompletionException c ? c : new CompletionException(error);
-                        }
-                        return connection;
-                    });
-        }).whenComplete((connection, error) -> {
+    private void subscribe(CompletableFuture<AutoCloseable> into) {
+        redis.subscribe(keys.releasedPattern(), channel -> {
+            String name = keys.nameOfReleased(channel);
+            if (name != null) {
+                released(name);
+            }
+        }).whenComplete((subscription, error) -> {
             if (error != null) {
                 failedAt = System.nanoTime();
                 log.warn("no subscription to lock releases ({}); waiters poll, and it is tried again in {} s",
                         error.getMessage(), TimeUnit.NANOSECONDS.toSeconds(RESUBSCRIBE_AFTER_NANOS));
                 into.completeExceptionally(error);
             } else if (closed) {
-                connection.closeAsync();
+                closeQuietly(subscription);
                 into.completeExceptionally(new IllegalStateException("closed"));
             } else {
-                into.complete(connection);
+                into.complete(subscription);
             }
         });
+    }
+
+    private static void closeQuietly(AutoCloseable subscription) {
+        try {
+            subscription.close();
+        } catch (Exception e) {
+            log.debug("could not close the release subscription", e);
+        }
     }
 
     @Override
     public void close() {
         closed = true;
-        CompletableFuture<StatefulRedisPubSubConnection<String, String>> current = subscription.get();
+        CompletableFuture<AutoCloseable> current = subscription.get();
         if (current != null) {
-            current.thenAccept(StatefulRedisPubSubConnection::closeAsync);
+            current.thenAccept(ReleaseSignals::closeQuietly);
         }
         waiting.values().forEach(futures -> futures.forEach(f -> f.cancel(false)));
         waiting.clear();

@@ -1,0 +1,234 @@
+package io.seatlock.lock.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.seatlock.lock.redis.spi.RedisCommand;
+import io.seatlock.lock.redis.spi.RedisTransport;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * The Lettuce transport: one shared, pipelined connection (asynchronous; nothing runs on the caller's thread but
+ * the write), connected lazily and without waiting for a connection of its own (a connect under way is shared).
+ */
+final class LettuceTransport implements RedisTransport {
+
+    private static final Logger log = LoggerFactory.getLogger(LettuceTransport.class);
+
+    private final RedisConnector redis;
+    private final Duration commandTimeout;
+    private final boolean cluster;
+
+    private LettuceTransport(RedisConnector redis, Duration commandTimeout, boolean cluster) {
+        this.redis = redis;
+        this.commandTimeout = commandTimeout;
+        this.cluster = cluster;
+    }
+
+    static LettuceTransport standalone(RedisURI uri, Duration commandTimeout, @Nullable SslOptions ssl) {
+        uri.setTimeout(commandTimeout);
+        RedisClient client = RedisClient.create(uri);
+        client.setOptions(failFast(ClientOptions.builder(), commandTimeout, ssl).build());
+        return new LettuceTransport(RedisConnector.standalone(client, uri), commandTimeout, false);
+    }
+
+    static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl) {
+        seeds.forEach(uri -> uri.setTimeout(commandTimeout));
+        RedisClusterClient client = RedisClusterClient.create(seeds);
+        client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout, ssl).build());
+        return new LettuceTransport(RedisConnector.cluster(client), commandTimeout, true);
+    }
+
+    /** Commands fail at once while disconnected and after {@code timeout} otherwise: a typed error, never a hang. */
+    private static <B extends ClientOptions.Builder> B failFast(B builder, Duration timeout, @Nullable SslOptions ssl) {
+        builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+                .timeoutOptions(TimeoutOptions.enabled(timeout));
+        if (ssl != null) {
+            builder.sslOptions(ssl);
+        }
+        return builder;
+    }
+
+    @Override
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    @Override
+    public boolean cluster() {
+        return cluster;
+    }
+
+    @Override
+    public <T> CompletableFuture<T> call(RedisCommand<T> command, long deadlineNanos, Runnable beforeSend) {
+        RedisClusterAsyncCommands<String, String> connected = redis.connectedOrNull();
+        if (connected != null) {
+            beforeSend.run();
+            return dispatch(connected, command);
+        }
+        return redis.commands().thenCompose(r -> {
+            beforeSend.run();
+            return dispatch(r, command);
+        });
+    }
+
+    /** As {@link #call}: nothing of it blocks the caller anyway. */
+    @Override
+    public <T> CompletableFuture<T> send(RedisCommand<T> command, long deadlineNanos, Runnable beforeSend) {
+        return call(command, deadlineNanos, beforeSend);
+    }
+
+    @Override
+    public <T> @Nullable CompletableFuture<T> sendIfConnected(RedisCommand<T> command) {
+        RedisClusterAsyncCommands<String, String> connected = redis.connectedOrNull();
+        return connected == null ? null : dispatch(connected, command);
+    }
+
+    @Override
+    public CompletableFuture<AutoCloseable> subscribe(String pattern, Consumer<String> onMessage) {
+        return redis.connectPubSub().thenCompose(connection -> {
+            connection.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String subscribed, String channel, String message) {
+                    onMessage.accept(channel);
+                }
+            });
+            return connection.async().psubscribe(pattern).toCompletableFuture().handle((ok, error) -> {
+                if (error != null) {
+                    connection.closeAsync();
+                    throw error instanceof CompletionException c ? c : new CompletionException(error);
+                }
+                return (AutoCloseable) connection::closeAsync;
+            });
+        });
+    }
+
+    @Override
+    public void answered() {
+        redis.answered();
+    }
+
+    @Override
+    public void failed(Throwable error) {
+        if ((error instanceof RedisCommandTimeoutException || error instanceof TimeoutException)
+                && redis.timedOut(commandTimeout)) {
+            log.warn("no answer from Redis for two command timeouts ({} each): closed the connection; the next call "
+                    + "connects afresh (through Sentinel, to the current master)", commandTimeout);
+        }
+    }
+
+    @Override
+    public void close() {
+        redis.close();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> CompletableFuture<T> dispatch(RedisClusterAsyncCommands<String, String> r, RedisCommand<T> command) {
+        try {
+            Object answer;
+            if (command instanceof RedisCommand.Script script) {
+                answer = script(r, script);
+            } else if (command instanceof RedisCommand.ReplicatedScript replicated) {
+                answer = replicated(r, replicated);
+            } else if (command instanceof RedisCommand.Pttl pttl) {
+                answer = r.pttl(pttl.key()).toCompletableFuture();
+            } else if (command instanceof RedisCommand.Get get) {
+                answer = r.get(get.key()).toCompletableFuture();
+            } else if (command instanceof RedisCommand.Scan scan) {
+                answer = scan(r, ScanArgs.Builder.matches(scan.pattern()).limit(1000), ScanCursor.INITIAL, new ArrayList<>());
+            } else if (command instanceof RedisCommand.Exists exists) {
+                answer = exists(r, exists.keys());
+            } else {
+                answer = r.ping().toCompletableFuture();
+            }
+            return (CompletableFuture<T>) answer;
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** EVALSHA; on NOSCRIPT (after SCRIPT FLUSH or a restart) the script is loaded and sent once more. */
+    private static CompletableFuture<Long> script(RedisClusterAsyncCommands<String, String> r, RedisCommand.Script script) {
+        return evalsha(r, script).exceptionallyCompose(error -> {
+            Throwable cause = unwrapped(error);
+            if (!(cause instanceof RedisNoScriptException)) {
+                return CompletableFuture.failedFuture(cause);
+            }
+            return r.scriptLoad(script.source()).toCompletableFuture().thenCompose(loaded -> evalsha(r, script));
+        });
+    }
+
+    /** The script and a WAIT behind it on the same connection; after a NOSCRIPT, both once more. */
+    private static CompletableFuture<RedisCommand.ScriptReply> replicated(RedisClusterAsyncCommands<String, String> r,
+                                                                       RedisCommand.ReplicatedScript replicated) {
+        CompletableFuture<RedisCommand.ScriptReply> first = evalshaThenWait(r, replicated);
+        return first.exceptionallyCompose(error -> {
+            Throwable cause = unwrapped(error);
+            if (!(cause instanceof RedisNoScriptException)) {
+                return CompletableFuture.failedFuture(cause);
+            }
+            return r.scriptLoad(replicated.script().source()).toCompletableFuture()
+                    .thenCompose(loaded -> evalshaThenWait(r, replicated));
+        });
+    }
+
+    private static CompletableFuture<RedisCommand.ScriptReply> evalshaThenWait(RedisClusterAsyncCommands<String, String> r,
+                                                                             RedisCommand.ReplicatedScript replicated) {
+        CompletableFuture<Long> write = evalsha(r, replicated.script());
+        CompletableFuture<Long> acknowledged = r.waitForReplication(replicated.replicas(), replicated.waitMillis())
+                .toCompletableFuture();
+        return write.thenCombine(acknowledged, RedisCommand.ScriptReply::new);
+    }
+
+    private static CompletableFuture<Long> evalsha(RedisClusterAsyncCommands<String, String> r, RedisCommand.Script script) {
+        return r.<Long>evalsha(script.sha(), ScriptOutputType.INTEGER, script.keys(), script.args()).toCompletableFuture();
+    }
+
+    private static CompletableFuture<List<String>> scan(RedisClusterAsyncCommands<String, String> r, ScanArgs args,
+                                                        ScanCursor from, List<String> into) {
+        // The next page is asked for off Lettuce's I/O thread: a cluster scan may open a node connection and wait for it.
+        return r.scan(from, args).toCompletableFuture().thenComposeAsync(page -> {
+            into.addAll(page.getKeys());
+            return page.isFinished() ? CompletableFuture.completedFuture(into) : scan(r, args, page, into);
+        });
+    }
+
+    /** One EXISTS per key, all sent at once (a cluster routes each to its slot's node). */
+    private static CompletableFuture<boolean[]> exists(RedisClusterAsyncCommands<String, String> r, List<String> keys) {
+        List<CompletableFuture<Long>> answers = keys.stream().map(key -> r.exists(key).toCompletableFuture()).toList();
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(all -> {
+            boolean[] exists = new boolean[answers.size()];
+            for (int i = 0; i < exists.length; i++) {
+                exists[i] = answers.get(i).join() == 1;
+            }
+            return exists;
+        });
+    }
+
+    private static Throwable unwrapped(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+}
