@@ -1,0 +1,533 @@
+package io.seatlock.lock.redis.jedis;
+
+import io.seatlock.lock.redis.spi.RedisCommand;
+import io.seatlock.lock.redis.spi.RedisTransport;
+import io.seatlock.lock.spi.DaemonThreads;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.exceptions.JedisAskDataException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisMovedDataException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
+import redis.clients.jedis.providers.ConnectionProvider;
+import redis.clients.jedis.providers.PooledConnectionProvider;
+import redis.clients.jedis.providers.SentineledConnectionProvider;
+import redis.clients.jedis.util.JedisClusterCRC16;
+import redis.clients.jedis.util.JedisURIHelper;
+import redis.clients.jedis.util.SafeEncoder;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The Redis lock's blocking transport on Jedis: a pool of connections (standalone, Sentinel-managed or a Redis
+ * Cluster, with TLS and ACL users as the {@link JedisClientConfig} says), each command run on the caller's thread.
+ * Use it as {@code RedisLockClient.over(JedisTransport.standalone(uri, timeout), settings, listener)}.
+ *
+ * <p>Bounds: a command gives up once its caller's deadline (the command timeout) has passed: the socket's read
+ * timeout is set to the time left before each command. Getting a connection comes first and has bounds of its own,
+ * each the command timeout: the wait for a pooled connection when all {@value #POOL_SIZE} are busy, the TCP
+ * connect, and the TLS and AUTH/SELECT handshake of a new connection. So a call takes at most the command timeout,
+ * except one that had to wait for a pooled connection, or open one whose TLS or AUTH handshake stalled: at most
+ * twice it. A connection that timed out or failed mid-reply is destroyed, never handed to another caller (no reply
+ * read by the wrong caller). Commands nobody blocks on (watchdog renewals, releases on close) and a blocking
+ * {@code acquire}'s attempts (so that an interrupt is answered at once) run on the transport's own threads, each
+ * within its deadline. Nothing connects before the first command: an application starts while Redis is down, and
+ * calls fail (at once where the server refuses connections) until it is back.
+ */
+public final class JedisTransport implements RedisTransport {
+
+    private static final Logger log = LoggerFactory.getLogger(JedisTransport.class);
+    /** Pooled connections per node; callers beyond it wait (bounded) for one. */
+    static final int POOL_SIZE = 64;
+    private static final long RESUBSCRIBE_PAUSE_MILLIS = 1_000;
+    private static final ThreadFactory CONNECTING = DaemonThreads.named("seatlock-jedis-connect");
+    private static final ThreadFactory SUBSCRIBING = DaemonThreads.named("seatlock-jedis-releases");
+
+    private final Supplier<ConnectionProvider> connect;
+    private final boolean cluster;
+    private final Duration commandTimeout;
+    private final AtomicReference<@Nullable CompletableFuture<ConnectionProvider>> attempt = new AtomicReference<>();
+    private volatile @Nullable ConnectionProvider provider;
+    private final ThreadPoolExecutor background;
+    private final Set<Subscriber> subscribers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    private JedisTransport(Supplier<ConnectionProvider> connect, boolean cluster, Duration commandTimeout) {
+        this.connect = connect;
+        this.cluster = cluster;
+        this.commandTimeout = commandTimeout;
+        // Starts no thread before the first background command; idle threads leave after a minute.
+        this.background = new ThreadPoolExecutor(POOL_SIZE, POOL_SIZE, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
+                DaemonThreads.named("seatlock-jedis"));
+        this.background.allowCoreThreadTimeOut(true);
+    }
+
+    /**
+     * One Redis server, from a URI: {@code redis://[user:password@]host:port[/database]}, or {@code rediss://} for
+     * TLS with the JVM's default trust.
+     *
+     * @param uri            the server
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @return a transport that connects on first use
+     * @throws IllegalArgumentException if the URI is not a Redis one
+     */
+    public static JedisTransport standalone(URI uri, Duration commandTimeout) {
+        if (!JedisURIHelper.isValid(uri)) {
+            throw new IllegalArgumentException("not a redis:// or rediss:// URI with host and port: " + uri);
+        }
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .user(JedisURIHelper.getUser(uri)).password(JedisURIHelper.getPassword(uri))
+                .database(JedisURIHelper.getDBIndex(uri)).ssl(JedisURIHelper.isRedisSSLScheme(uri));
+        return standalone(JedisURIHelper.getHostAndPort(uri), config.build(), commandTimeout);
+    }
+
+    /**
+     * One Redis server.
+     *
+     * @param node           where it listens
+     * @param config         user, password, database, TLS (its timeouts are replaced by the command timeout)
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @return a transport that connects on first use
+     */
+    public static JedisTransport standalone(HostAndPort node, JedisClientConfig config, Duration commandTimeout) {
+        JedisClientConfig bounded = bounded(config, commandTimeout);
+        return new JedisTransport(() -> new PooledConnectionProvider(node, bounded, pool(commandTimeout)), false,
+                commandTimeout);
+    }
+
+    /**
+     * A Sentinel-managed master: connections go to the master the Sentinels name, and follow a failover.
+     *
+     * @param masterName     the master's name in the Sentinels' configuration
+     * @param sentinels      some of the Sentinels
+     * @param master         how to connect to the master (user, password, database, TLS)
+     * @param sentinel       how to connect to the Sentinels
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @return a transport that connects on first use
+     */
+    public static JedisTransport sentinel(String masterName, Set<HostAndPort> sentinels, JedisClientConfig master,
+                                          JedisClientConfig sentinel, Duration commandTimeout) {
+        JedisClientConfig boundedMaster = bounded(master, commandTimeout);
+        JedisClientConfig boundedSentinel = bounded(sentinel, commandTimeout);
+        Set<HostAndPort> nodes = Set.copyOf(sentinels);
+        return new JedisTransport(() -> new SentineledConnectionProvider(masterName, boundedMaster, pool(commandTimeout),
+                nodes, boundedSentinel), false, commandTimeout);
+    }
+
+    /**
+     * A Redis Cluster; a lock's keys share a hash slot, so each script goes to one node.
+     *
+     * @param seeds          some of the cluster's nodes
+     * @param config         user, password, TLS
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @return a transport that connects on first use
+     */
+    public static JedisTransport cluster(Set<HostAndPort> seeds, JedisClientConfig config, Duration commandTimeout) {
+        JedisClientConfig bounded = bounded(config, commandTimeout);
+        Set<HostAndPort> nodes = Set.copyOf(seeds);
+        return new JedisTransport(() -> new ClusterConnectionProvider(nodes, bounded, pool(commandTimeout)), true,
+                commandTimeout);
+    }
+
+    private static JedisClientConfig bounded(JedisClientConfig config, Duration commandTimeout) {
+        int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, commandTimeout.toMillis()));
+        // No CLIENT SETINFO on connect: without a password or database, a new connection then reads nothing before the
+        // caller's command, whose read is bounded by the caller's own deadline.
+        return DefaultJedisClientConfig.builder().from(config).connectionTimeoutMillis(millis).socketTimeoutMillis(millis)
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build();
+    }
+
+    private static GenericObjectPoolConfig<Connection> pool(Duration commandTimeout) {
+        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+        pool.setMaxTotal(POOL_SIZE);
+        pool.setMaxIdle(POOL_SIZE);
+        pool.setMinIdle(0);
+        pool.setMaxWait(commandTimeout);
+        pool.setBlockWhenExhausted(true);
+        pool.setJmxEnabled(false);
+        return pool;
+    }
+
+    @Override
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    @Override
+    public boolean cluster() {
+        return cluster;
+    }
+
+    @Override
+    public <T> CompletableFuture<T> call(RedisCommand<T> command, long deadlineNanos, Runnable beforeSend) {
+        try {
+            return CompletableFuture.completedFuture(execute(command, deadlineNanos, beforeSend));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** On the transport's own threads, each command within its deadline however long it queued. */
+    @Override
+    public <T> CompletableFuture<T> send(RedisCommand<T> command, long deadlineNanos, Runnable beforeSend) {
+        try {
+            return CompletableFuture.supplyAsync(() -> execute(command, deadlineNanos, beforeSend), background);
+        } catch (RuntimeException e) { // closed
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** As {@link #send}: a pooled transport has no one connection whose absence would make this pointless. */
+    @Override
+    public <T> @Nullable CompletableFuture<T> sendIfConnected(RedisCommand<T> command) {
+        return provider == null ? null : send(command, System.nanoTime() + commandTimeout.toNanos(), () -> { });
+    }
+
+    @Override
+    public CompletableFuture<AutoCloseable> subscribe(String pattern, Consumer<String> onMessage) {
+        Subscriber subscriber = new Subscriber(pattern, onMessage);
+        subscribers.add(subscriber);
+        subscriber.thread.start();
+        return subscriber.subscribed;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        background.shutdownNow();
+        subscribers.forEach(Subscriber::close);
+        ConnectionProvider current = provider;
+        if (current != null) {
+            try {
+                current.close();
+            } catch (Exception e) {
+                log.debug("could not close the Jedis connections", e);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T execute(RedisCommand<T> command, long deadline, Runnable beforeSend) {
+        if (cluster && command instanceof RedisCommand.Exists exists && exists.keys().size() > 1) {
+            return (T) existsOneByOne(exists, deadline); // keys in different slots live on different nodes
+        }
+        ConnectionProvider connections = provider(deadline);
+        for (int attempt = 0; ; attempt++) {
+            Connection connection = connectionFor(connections, command);
+            try {
+                connection.setSoTimeout(millisLeft(deadline));
+                beforeSend.run();
+                return run(connection, command, deadline);
+            } catch (JedisMovedDataException | JedisAskDataException e) {
+                if (attempt > 0 || !(connections instanceof ClusterConnectionProvider clusterNodes)) {
+                    throw e;
+                }
+                clusterNodes.renewSlotCache(); // a slot moved (resharding, failover): once more, to its new node
+            } finally {
+                connection.close(); // back to the pool, or destroyed if it broke (a timeout, a cut mid-reply)
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T run(Connection connection, RedisCommand<T> command, long deadline) {
+        Object answer;
+        if (command instanceof RedisCommand.Script script) {
+            answer = script(connection, script);
+        } else if (command instanceof RedisCommand.ReplicatedScript replicated) {
+            answer = replicated(connection, replicated);
+        } else if (command instanceof RedisCommand.Pttl pttl) {
+            connection.sendCommand(Protocol.Command.PTTL, pttl.key());
+            answer = connection.getIntegerReply();
+        } else if (command instanceof RedisCommand.Get get) {
+            connection.sendCommand(Protocol.Command.GET, get.key());
+            answer = connection.getBulkReply();
+        } else if (command instanceof RedisCommand.Scan scan) {
+            answer = scan(connection, scan.pattern(), deadline);
+        } else if (command instanceof RedisCommand.Exists exists) {
+            answer = exists(connection, exists.keys());
+        } else {
+            connection.sendCommand(Protocol.Command.PING);
+            answer = connection.getStatusCodeReply();
+        }
+        return (T) answer;
+    }
+
+    /** EVALSHA; on NOSCRIPT (after SCRIPT FLUSH or a restart), SCRIPT LOAD on the same node and once more. */
+    private static long script(Connection connection, RedisCommand.Script script) {
+        try {
+            return evalsha(connection, script);
+        } catch (JedisNoScriptException e) {
+            load(connection, script);
+            return evalsha(connection, script);
+        }
+    }
+
+    private static long evalsha(Connection connection, RedisCommand.Script script) {
+        connection.sendCommand(Protocol.Command.EVALSHA, evalshaArguments(script));
+        return connection.getIntegerReply();
+    }
+
+    /** The script, then WAIT, written together on one connection; both replies are read before it is handed back. */
+    private static RedisCommand.ScriptReply replicated(Connection connection, RedisCommand.ReplicatedScript replicated) {
+        for (int attempt = 0; ; attempt++) {
+            connection.sendCommand(Protocol.Command.EVALSHA, evalshaArguments(replicated.script()));
+            connection.sendCommand(Protocol.Command.WAIT, Integer.toString(replicated.replicas()),
+                    Long.toString(replicated.waitMillis()));
+            List<Object> replies = connection.getMany(2);
+            if (replies.get(0) instanceof JedisNoScriptException missing) {
+                if (attempt > 0) {
+                    throw missing;
+                }
+                load(connection, replicated.script());
+                continue;
+            }
+            for (Object reply : replies) {
+                if (reply instanceof RuntimeException error) {
+                    throw error;
+                }
+            }
+            return new RedisCommand.ScriptReply((Long) replies.get(0), (Long) replies.get(1));
+        }
+    }
+
+    private static void load(Connection connection, RedisCommand.Script script) {
+        connection.sendCommand(Protocol.Command.SCRIPT, "LOAD", script.source());
+        connection.getBulkReply();
+    }
+
+    private static String[] evalshaArguments(RedisCommand.Script script) {
+        String[] keys = script.keys();
+        String[] args = script.args();
+        String[] all = new String[2 + keys.length + args.length];
+        all[0] = script.sha();
+        all[1] = Integer.toString(keys.length);
+        System.arraycopy(keys, 0, all, 2, keys.length);
+        System.arraycopy(args, 0, all, 2 + keys.length, args.length);
+        return all;
+    }
+
+    /** SCAN on this connection's node; on a cluster, on every master (each through a connection of its own). */
+    private List<String> scan(Connection connection, String pattern, long deadline) {
+        List<String> keys = new ArrayList<>();
+        if (provider instanceof ClusterConnectionProvider clusterNodes) {
+            for (var pool : clusterNodes.getPrimaryNodes().values()) {
+                try (Connection node = pool.getResource()) {
+                    node.setSoTimeout(millisLeft(deadline));
+                    scanNode(node, pattern, keys);
+                }
+            }
+        } else {
+            scanNode(connection, pattern, keys);
+        }
+        return keys;
+    }
+
+    private static void scanNode(Connection connection, String pattern, List<String> into) {
+        String cursor = "0";
+        do {
+            connection.sendCommand(Protocol.Command.SCAN, cursor, "MATCH", pattern, "COUNT", "1000");
+            List<Object> page = connection.getObjectMultiBulkReply();
+            cursor = SafeEncoder.encode((byte[]) page.get(0));
+            for (Object key : (List<?>) page.get(1)) {
+                into.add(SafeEncoder.encode((byte[]) key));
+            }
+        } while (!cursor.equals("0"));
+    }
+
+    /** One EXISTS per key, written together and read together (one round trip). */
+    private static boolean[] exists(Connection connection, List<String> keys) {
+        for (String key : keys) {
+            connection.sendCommand(Protocol.Command.EXISTS, key);
+        }
+        List<Object> replies = connection.getMany(keys.size());
+        boolean[] exists = new boolean[keys.size()];
+        for (int i = 0; i < exists.length; i++) {
+            if (replies.get(i) instanceof RuntimeException error) {
+                throw error;
+            }
+            exists[i] = (Long) replies.get(i) == 1;
+        }
+        return exists;
+    }
+
+    private boolean[] existsOneByOne(RedisCommand.Exists exists, long deadline) {
+        boolean[] answers = new boolean[exists.keys().size()];
+        for (int i = 0; i < answers.length; i++) {
+            answers[i] = execute(new RedisCommand.Exists(List.of(exists.keys().get(i))), deadline, () -> { })[0];
+        }
+        return answers;
+    }
+
+    /** A pooled connection to the node that holds the command's keys (on a cluster, by their hash slot). */
+    private static Connection connectionFor(ConnectionProvider connections, RedisCommand<?> command) {
+        if (!(connections instanceof ClusterConnectionProvider clusterNodes)) {
+            return connections.getConnection();
+        }
+        String key = null;
+        if (command instanceof RedisCommand.Script script) {
+            key = script.keys()[0];
+        } else if (command instanceof RedisCommand.Pttl pttl) {
+            key = pttl.key();
+        } else if (command instanceof RedisCommand.Get get) {
+            key = get.key();
+        } else if (command instanceof RedisCommand.Exists exists) {
+            key = exists.keys().get(0);
+        }
+        return key == null ? clusterNodes.getConnection() : clusterNodes.getConnectionFromSlot(JedisClusterCRC16.getSlot(key));
+    }
+
+    /**
+     * The connection provider, made by one shared attempt on a thread of its own (a Sentinel or Cluster provider
+     * asks its nodes as it is made): callers each wait only until their own deadline.
+     */
+    private ConnectionProvider provider(long deadline) {
+        ConnectionProvider ready = provider;
+        if (ready != null) {
+            return ready;
+        }
+        if (closed) {
+            throw new IllegalStateException("the Jedis transport is closed");
+        }
+        CompletableFuture<ConnectionProvider> current;
+        while (true) {
+            current = attempt.get();
+            if (current != null && !current.isCompletedExceptionally()) {
+                break;
+            }
+            CompletableFuture<ConnectionProvider> fresh = new CompletableFuture<>();
+            if (attempt.compareAndSet(current, fresh)) {
+                CONNECTING.newThread(() -> {
+                    try {
+                        ConnectionProvider made = connect.get();
+                        provider = made;
+                        fresh.complete(made);
+                    } catch (RuntimeException e) {
+                        fresh.completeExceptionally(e);
+                    }
+                }).start();
+                current = fresh;
+                break;
+            }
+        }
+        try {
+            return current.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JedisConnectionException("interrupted while connecting", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new JedisConnectionException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new JedisConnectionException("could not connect within " + commandTimeout);
+        }
+    }
+
+    /** The socket timeout for what is left until {@code deadline}: never 0, which a socket reads as "forever". */
+    private int millisLeft(long deadline) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (left < 1) {
+            throw new JedisConnectionException("no answer within " + commandTimeout + " (the time went on getting a "
+                    + "connection)");
+        }
+        return (int) Math.min(Integer.MAX_VALUE, left);
+    }
+
+    /**
+     * The release subscription: a connection of its own (taken out of the pool for good), on a thread of its own,
+     * subscribed again after a lost connection until closed. The first subscription's outcome is reported; later
+     * losses are retried every second, as Lettuce re-subscribes after a reconnect.
+     */
+    private final class Subscriber {
+        private final String pattern;
+        private final Consumer<String> onMessage;
+        private final CompletableFuture<AutoCloseable> subscribed = new CompletableFuture<>();
+        private final Thread thread;
+        private volatile boolean ended;
+        private volatile @Nullable Connection connection;
+
+        Subscriber(String pattern, Consumer<String> onMessage) {
+            this.pattern = pattern;
+            this.onMessage = onMessage;
+            this.thread = SUBSCRIBING.newThread(this::listen);
+        }
+
+        private void listen() {
+            while (!ended && !closed) {
+                Connection current = null;
+                try {
+                    current = provider(System.nanoTime() + commandTimeout.toNanos()).getConnection();
+                    connection = current;
+                    current.setTimeoutInfinite();
+                    new JedisPubSub() {
+                        @Override
+                        public void onPMessage(String subscribedPattern, String channel, String message) {
+                            onMessage.accept(channel);
+                        }
+
+                        @Override
+                        public void onPSubscribe(String subscribedPattern, int count) {
+                            subscribed.complete(Subscriber.this::close);
+                        }
+                    }.proceedWithPatterns(current, pattern);
+                } catch (RuntimeException e) {
+                    if (!subscribed.isDone()) {
+                        subscribed.completeExceptionally(e);
+                        ended = true;
+                    } else if (!ended) {
+                        log.debug("release subscription lost; subscribing again", e);
+                    }
+                } finally {
+                    if (current != null) {
+                        current.setBroken(); // subscribed: never back into the pool
+                        current.close();
+                    }
+                }
+                if (!ended && !closed) {
+                    try {
+                        Thread.sleep(RESUBSCRIBE_PAUSE_MILLIS); // a pause between reconnects, not a wait for an event
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }
+        }
+
+        void close() {
+            ended = true;
+            subscribers.remove(this);
+            Connection current = connection;
+            if (current != null) {
+                try {
+                    current.forceDisconnect(); // ends the blocking read on the subscriber's thread
+                } catch (Exception e) {
+                    log.debug("could not disconnect the release subscription", e);
+                }
+            }
+            thread.interrupt();
+        }
+    }
+}
