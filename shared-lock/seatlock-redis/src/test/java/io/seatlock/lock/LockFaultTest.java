@@ -1,5 +1,6 @@
 package io.seatlock.lock;
 
+import io.seatlock.lock.redis.TestTransports;
 import io.seatlock.lock.redis.RedisKeys;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.redis.RedisLockClient;
@@ -50,14 +51,8 @@ class LockFaultTest {
         return proxy;
     }
 
-    /** The transport under test: Lettuce here; the other transports' modules run this suite with theirs. */
-    protected RedisLockClient connect(String host, int port, Duration commandTimeout, RedisLockSettings settings,
-                                      LockListener listener) {
-        return RedisLockClient.standalone(RedisURI.create(host, port), commandTimeout, settings, listener);
-    }
-
     private RedisLockClient client(FaultProxy proxy, Duration commandTimeout) {
-        RedisLockClient client = connect(proxy.host(), proxy.port(), commandTimeout,
+        RedisLockClient client = TestTransports.standalone(RedisURI.create(proxy.host(), proxy.port()), commandTimeout,
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), counts);
         cleanup.add(client);
         return client;

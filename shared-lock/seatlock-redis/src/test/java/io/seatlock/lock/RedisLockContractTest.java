@@ -1,5 +1,6 @@
 package io.seatlock.lock;
 
+import io.seatlock.lock.redis.TestTransports;
 import io.seatlock.test.DistributedLockContract;
 import io.seatlock.lock.redis.RedisKeys;
 import io.lettuce.core.RedisURI;
@@ -83,14 +84,8 @@ class RedisLockContractTest extends DistributedLockContract {
         }
     }
 
-    /** The transport under test: Lettuce here; the other transports' modules run this suite with theirs. */
-    protected RedisLockClient connect(String host, int port, Duration commandTimeout, RedisLockSettings settings,
-                                      LockListener listener) {
-        return RedisLockClient.standalone(RedisURI.create(host, port), commandTimeout, settings, listener);
-    }
-
     private RedisLockClient newClient(String instance, LockListener listener) {
-        RedisLockClient client = connect(servers.redis().host(), servers.redis().port(), Duration.ofSeconds(2),
+        RedisLockClient client = TestTransports.standalone(servers.redis().uri(), Duration.ofSeconds(2),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId(instance), listener);
         cleanup.add(client);
         return client;
@@ -369,7 +364,7 @@ class RedisLockContractTest extends DistributedLockContract {
     void leaseTurnsInvalidOnTheLocalDeadlineAndReportsLostWhenRedisIsUnreachable() throws Exception {
         FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());
         cleanup.add(proxy);
-        RedisLockClient viaProxy = connect(proxy.host(), proxy.port(),
+        RedisLockClient viaProxy = TestTransports.standalone(RedisURI.create(proxy.host(), proxy.port()),
                 Duration.ofMillis(200), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), counts);
         cleanup.add(viaProxy);
         Duration ttl = Duration.ofMillis(1200);
@@ -391,7 +386,7 @@ class RedisLockContractTest extends DistributedLockContract {
     void redisDownRaisesATypedExceptionWithinTheTimeout() throws Exception {
         FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());
         cleanup.add(proxy);
-        RedisLockClient viaProxy = connect(proxy.host(), proxy.port(),
+        RedisLockClient viaProxy = TestTransports.standalone(RedisURI.create(proxy.host(), proxy.port()),
                 Duration.ofMillis(300), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), counts);
         cleanup.add(viaProxy);
         viaProxy.tryAcquire("warm", LONG, OverlapImpact.WASTED_WORK).orElseThrow().release();
@@ -522,7 +517,7 @@ class RedisLockContractTest extends DistributedLockContract {
         assertThatThrownBy(() -> lock.tryAcquire("x", Duration.ofMillis(1), OverlapImpact.WASTED_WORK))
                 .isInstanceOf(LeaseTooShortException.class).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("safety margin");
-        RedisLockClient wideMargin = connect(servers.redis().host(), servers.redis().port(), Duration.ofSeconds(2),
+        RedisLockClient wideMargin = TestTransports.standalone(servers.redis().uri(), Duration.ofSeconds(2),
                 new RedisLockSettings(servers.keyPrefix(), "a", 0.01, Duration.ofMillis(50), Duration.ofMillis(10),
                         Duration.ofMillis(100), 0, Duration.ofMillis(100)), counts);
         cleanup.add(wideMargin);

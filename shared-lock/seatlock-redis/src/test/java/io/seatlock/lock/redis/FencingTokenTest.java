@@ -43,7 +43,7 @@ class FencingTokenTest {
 
     @BeforeEach
     void connect() {
-        lock = RedisLockClient.standalone(redis.server().uri(), Duration.ofSeconds(2), RedisLockSettings.defaults(),
+        lock = TestTransports.standalone(redis.server().uri(), Duration.ofSeconds(2), RedisLockSettings.defaults(),
                 LockListener.NOOP);
     }
 
@@ -131,7 +131,7 @@ class FencingTokenTest {
         redis(r -> r.set(keys.fence("failover"), Long.toString(oldMastersClock)));
         long beforeFailover = grant("failover");
         redis(RedisCommands::flushall); // the promoted replica: no fence, and its clock is the "behind" one
-        try (RedisLockClient other = RedisLockClient.standalone(redis.server().uri(), Duration.ofSeconds(2),
+        try (RedisLockClient other = TestTransports.standalone(redis.server().uri(), Duration.ofSeconds(2),
                 RedisLockSettings.defaults().withInstanceId("other"), LockListener.NOOP)) {
             long otherClientsToken = grant(other, "failover");
             assertThat(otherClientsToken).as("where no client saw the larger token, the clock decides")

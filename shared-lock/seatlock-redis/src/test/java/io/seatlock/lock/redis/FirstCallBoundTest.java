@@ -65,7 +65,7 @@ class FirstCallBoundTest {
             });
             acceptor.setDaemon(true);
             acceptor.start();
-            try (RedisLockClient lock = RedisLockClient.standalone(RedisURI.create("127.0.0.1", blackHole.getLocalPort()),
+            try (RedisLockClient lock = TestTransports.standalone(RedisURI.create("127.0.0.1", blackHole.getLocalPort()),
                     TIMEOUT, RedisLockSettings.defaults(), LockListener.NOOP)) {
                 long t0 = System.nanoTime();
                 try {

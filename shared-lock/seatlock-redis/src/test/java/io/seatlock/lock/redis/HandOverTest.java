@@ -44,7 +44,7 @@ class HandOverTest {
     }
 
     private static RedisLockClient client(String name) {
-        return RedisLockClient.standalone(RedisURI.create("redis://127.0.0.1:" + redis.port()), Duration.ofSeconds(2),
+        return TestTransports.standalone(RedisURI.create("redis://127.0.0.1:" + redis.port()), Duration.ofSeconds(2),
                 new RedisLockSettings("handover:", name, 0.01, Duration.ofMillis(1), SLOW_POLL, SLOW_POLL, 0,
                         Duration.ofMillis(100)), LockListener.NOOP);
     }

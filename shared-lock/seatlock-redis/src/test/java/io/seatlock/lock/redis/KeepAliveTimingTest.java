@@ -22,7 +22,7 @@ class KeepAliveTimingTest {
     @Test
     void aKeepAliveCalledWhenTwoThirdsOfTheTermAreGoneRenewsAtOnce() {
         Duration ttl = Duration.ofSeconds(3);
-        try (RedisLockClient lock = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+        try (RedisLockClient lock = TestTransports.standalone(servers.redis().uri(), Duration.ofSeconds(2),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP)) {
             LockLease lease = lock.tryAcquire("late-keep-alive", ttl, OverlapImpact.WASTED_WORK).orElseThrow();
             // Wait on the lease's own clock until 60 % of the term is gone (the issue's +1.8 s of 3 s).

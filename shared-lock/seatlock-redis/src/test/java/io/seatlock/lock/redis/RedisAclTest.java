@@ -31,7 +31,7 @@ class RedisAclTest {
             RedisURI uri = RedisURI.builder().withHost("127.0.0.1").withPort(redis.port())
                     .withAuthentication("seatlock", DocumentedAcl.password()).build();
 
-            try (RedisLockClient lock = RedisLockClient.standalone(uri, Duration.ofSeconds(2),
+            try (RedisLockClient lock = TestTransports.standalone(uri, Duration.ofSeconds(2),
                     RedisLockSettings.defaults(), LockListener.NOOP)) {
                 assertThat(lock.ping()).isPositive();
                 LockLease lease = lock.tryAcquire("acl:job", Duration.ofSeconds(5), OverlapImpact.WASTED_WORK).orElseThrow();
@@ -43,7 +43,7 @@ class RedisAclTest {
                 LockLease again = lock.tryAcquire("acl:job", Duration.ofSeconds(5), OverlapImpact.WASTED_WORK).orElseThrow();
 
                 // hand-over: a waiter marks the lock and subscribes; the release publishes
-                try (RedisLockClient waiter = RedisLockClient.standalone(uri, Duration.ofSeconds(2),
+                try (RedisLockClient waiter = TestTransports.standalone(uri, Duration.ofSeconds(2),
                         RedisLockSettings.defaults().withInstanceId("waiter"), LockListener.NOOP)) {
                     CompletableFuture<LockLease> next = CompletableFuture.supplyAsync(() -> {
                         try {

@@ -32,9 +32,9 @@ class RedisClusterLockTest extends DistributedLockContract {
     @BeforeAll
     static void start() throws Exception {
         cluster = new RedisCluster();
-        lock = RedisLockClient.cluster(cluster.seeds(), Duration.ofSeconds(2),
+        lock = TestTransports.cluster(cluster.seeds(), Duration.ofSeconds(2),
                 RedisLockSettings.defaults().withKeyPrefix("cluster-test:"), LockListener.NOOP);
-        otherReplica = RedisLockClient.cluster(cluster.seeds(), Duration.ofSeconds(2),
+        otherReplica = TestTransports.cluster(cluster.seeds(), Duration.ofSeconds(2),
                 RedisLockSettings.defaults().withKeyPrefix("cluster-test:").withInstanceId("other"), LockListener.NOOP);
     }
 

@@ -44,7 +44,7 @@ class ReplicatedGrantsTest {
     private static final RedisKeys KEYS = RedisLockSettings.defaults().keys();
 
     private static RedisLockClient client(String uri, String name, int replicas) {
-        return RedisLockClient.standalone(RedisURI.create(uri), TIMEOUT,
+        return TestTransports.standalone(RedisURI.create(uri), TIMEOUT,
                 RedisLockSettings.defaults().withInstanceId(name).withReplicas(replicas, Duration.ofMillis(200)), LockListener.NOOP);
     }
 

@@ -27,7 +27,7 @@ class SentinelFailoverTest {
     @Test
     void aClientOfAFrozenMasterFollowsTheFailoverWithinTwoCommandTimeouts() throws Exception {
         try (RedisSentinelSetup redis = new RedisSentinelSetup(true, 3, Duration.ofSeconds(1));
-             RedisLockClient lock = RedisLockClient.standalone(RedisURI.create(redis.sentinelUrl()), TIMEOUT,
+             RedisLockClient lock = TestTransports.standalone(RedisURI.create(redis.sentinelUrl()), TIMEOUT,
                      RedisLockSettings.defaults().withInstanceId("follower"), LockListener.NOOP)) {
             long before = grant(lock, "failover").orElseThrow();
             int oldMaster = redis.master().port();
