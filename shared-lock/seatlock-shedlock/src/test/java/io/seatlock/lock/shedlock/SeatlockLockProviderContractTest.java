@@ -1,5 +1,6 @@
 package io.seatlock.lock.shedlock;
 
+import io.seatlock.lock.redis.TestTransports;
 import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.redis.RedisLockClient;
@@ -39,7 +40,7 @@ class SeatlockLockProviderContractTest extends AbstractExtensibleLockProviderInt
 
     @BeforeAll
     static void connect() {
-        client = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+        client = TestTransports.standalone(servers.redis().uri(), Duration.ofSeconds(2),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
         provider = new SeatlockLockProvider(client);
         client.ping();

@@ -1,5 +1,6 @@
 package io.seatlock.lock.shedlock;
 
+import io.seatlock.lock.redis.TestTransports;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
@@ -27,7 +28,7 @@ class SeatlockLockProviderFaultTest {
     @Test
     void anExtendThatFailsWithRedisDownLeavesTheHandleUnlockable() throws Exception {
         try (FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());
-             RedisLockClient lock = RedisLockClient.standalone(RedisURI.create(proxy.host(), proxy.port()),
+             RedisLockClient lock = TestTransports.standalone(RedisURI.create(proxy.host(), proxy.port()),
                      Duration.ofMillis(500), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()),
                      LockListener.NOOP)) {
             SeatlockLockProvider provider = new SeatlockLockProvider(lock);
