@@ -73,6 +73,11 @@ final class LettuceTransport implements RedisTransport {
     }
 
     @Override
+    public String client() {
+        return "lettuce";
+    }
+
+    @Override
     public Duration commandTimeout() {
         return commandTimeout;
     }

@@ -339,6 +339,15 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     /**
+     * Which Redis client library carries this lock's commands, for status pages.
+     *
+     * @return {@code lettuce}, {@code jedis}, or another transport's name
+     */
+    public String client() {
+        return calls.transport().client();
+    }
+
+    /**
      * How this client was set up.
      *
      * @return its settings

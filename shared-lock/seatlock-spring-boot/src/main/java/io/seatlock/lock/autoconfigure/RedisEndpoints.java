@@ -1,28 +1,46 @@
 package io.seatlock.lock.autoconfigure;
 
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.SslOptions;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.ssl.SslBundle;
 
 import java.util.List;
 
-/** Where the lock connects: its Redis node(s), whether they form a cluster, and TLS material if any. */
-record RedisEndpoints(List<RedisURI> nodes, boolean cluster, @Nullable SslOptions ssl) {
+/**
+ * Where the lock connects, whichever client carries its commands: a URL ({@code seatlock.lock.redis-url}, read by
+ * the client itself), or nodes with their credentials and TLS from Spring's own Redis settings.
+ *
+ * @param url            {@code seatlock.lock.redis-url}, or null when the fields below say where
+ * @param nodes          the server, the Sentinels, or the cluster's seeds
+ * @param cluster        whether the nodes are a Redis Cluster's
+ * @param sentinelMaster the master's name when the nodes are Sentinels
+ * @param username       ACL user, or null
+ * @param password       password, or null
+ * @param database       database index (not on a cluster)
+ * @param tls            whether to use TLS
+ * @param ssl            TLS material (trust, keys, protocols, ciphers) from an SSL bundle; null for the JVM's
+ */
+record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @Nullable String sentinelMaster,
+                      @Nullable String username, @Nullable String password, int database, boolean tls,
+                      @Nullable SslBundle ssl) {
+
+    /** A host and port. */
+    record Node(String host, int port) {
+    }
 
     static RedisEndpoints of(String url) {
-        RedisURI uri = RedisURI.create(url);
-        return new RedisEndpoints(List.of(uri), false, null);
+        return new RedisEndpoints(url, List.of(), false, null, null, null, 0, false, null);
     }
 
     static RedisEndpoints clusterOf(List<String> hostsAndPorts) {
-        return new RedisEndpoints(hostsAndPorts.stream().map(RedisEndpoints::node).toList(), true, null);
+        return new RedisEndpoints(null, hostsAndPorts.stream().map(RedisEndpoints::node).toList(), true, null, null, null,
+                0, false, null);
     }
 
-    static RedisURI node(String hostAndPort) {
+    static Node node(String hostAndPort) {
         int colon = hostAndPort.lastIndexOf(':');
         if (colon <= 0) {
             throw new IllegalArgumentException("cluster node must be host:port, was '" + hostAndPort + "'");
         }
-        return RedisURI.create(hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1)));
+        return new Node(hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1)));
     }
 }

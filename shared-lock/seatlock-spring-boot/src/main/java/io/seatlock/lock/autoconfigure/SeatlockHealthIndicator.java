@@ -33,13 +33,15 @@ class SeatlockHealthIndicator extends AbstractHealthIndicator {
         } catch (LockUnavailableException e) {
             builder.status(DEGRADED).withDetail("error", e.getMessage())
                     .withDetail("keyPrefix", lock.settings().keyPrefix())
-                    .withDetail("instanceId", lock.settings().instanceId());
+                    .withDetail("instanceId", lock.settings().instanceId())
+                    .withDetail("client", lock.client());
             return;
         }
         builder.up()
                 .withDetail("roundTripMicros", roundTripMicros)
                 .withDetail("keyPrefix", lock.settings().keyPrefix())
                 .withDetail("instanceId", lock.settings().instanceId())
+                .withDetail("client", lock.client())
                 .withDetail("heldByThisInstance", lock.heldLeases().size());
     }
 }

@@ -1,6 +1,5 @@
 package io.seatlock.lock.autoconfigure;
 
-import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seatlock.lock.DistributedLock;
@@ -20,15 +19,20 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ClassUtils;
+import io.seatlock.lock.autoconfigure.SeatlockLockProperties.ClientType;
+
+import java.util.Locale;
 
 /**
  * The Redis lock from {@code seatlock.lock.*}: on {@code seatlock.lock.redis-url} or
  * {@code cluster-nodes} when set, else on the application's own {@code spring.data.redis.*} connection
- * (when Spring Data Redis is on the class path). Backs off when the application defines its own
+ * (when Spring Data Redis is on the class path); carried by Lettuce or Jedis ({@code seatlock.lock.client-type}). Backs off when the application defines its own
  * {@link DistributedLock}; Micrometer metrics when Micrometer is on the class path.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
-@ConditionalOnClass({RedisLockClient.class, RedisURI.class})
+@ConditionalOnClass(RedisLockClient.class)
 @ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SeatlockLockProperties.class)
 public class SeatlockLockAutoConfiguration {
@@ -36,14 +40,44 @@ public class SeatlockLockAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(DistributedLock.class)
     RedisLockClient distributedLock(SeatlockLockProperties properties, ObjectProvider<SpringRedisEndpoints> springRedis,
-                                    ObjectProvider<LockListener> listeners) {
+                                    ObjectProvider<LockListener> listeners, Environment environment,
+                                    ResourceLoader resources) {
         RedisLockSettings settings = settingsOf(properties);
         LockListener listener = LockListeners.guarded(listeners.orderedStream().toList());
         RedisEndpoints endpoints = endpoints(properties, springRedis.getIfAvailable());
-        return endpoints.cluster()
-                ? RedisLockClient.cluster(endpoints.nodes(), properties.commandTimeout(), endpoints.ssl(), settings, listener)
-                : RedisLockClient.standalone(endpoints.nodes().get(0), properties.commandTimeout(), endpoints.ssl(),
-                        settings, listener);
+        return switch (clientType(properties, environment, resources.getClassLoader())) {
+            case LETTUCE -> LettuceLocks.create(endpoints, properties.commandTimeout(), settings, listener);
+            case JEDIS -> JedisLocks.create(endpoints, properties.commandTimeout(), settings, listener);
+        };
+    }
+
+    private static final String LETTUCE = "io.lettuce.core.RedisClient";
+    private static final String JEDIS = "io.seatlock.lock.redis.jedis.JedisTransport";
+
+    /**
+     * {@code seatlock.lock.client-type}; else {@code spring.data.redis.client-type}, so the lock follows the
+     * application's own Redis client; else Lettuce if it is there, else Jedis. A client that is asked for and
+     * missing stops the application with a message naming what to add.
+     */
+    static ClientType clientType(SeatlockLockProperties properties, Environment environment, ClassLoader classLoader) {
+        boolean lettuce = ClassUtils.isPresent(LETTUCE, classLoader);
+        boolean jedis = ClassUtils.isPresent(JEDIS, classLoader);
+        ClientType chosen = properties.clientType();
+        if (chosen == null) {
+            String spring = environment.getProperty("spring.data.redis.client-type");
+            chosen = spring != null ? ClientType.valueOf(spring.trim().toUpperCase(Locale.ROOT))
+                    : lettuce || !jedis ? ClientType.LETTUCE : ClientType.JEDIS;
+        }
+        if (chosen == ClientType.LETTUCE && !lettuce) {
+            throw new IllegalStateException("The seatlock lock is set to run on Lettuce, which is not on the class path: add "
+                    + "io.lettuce:lettuce-core (seatlock-spring-boot-starter has it), or add io.seatlock:seatlock-redis-jedis "
+                    + "and set seatlock.lock.client-type=jedis.");
+        }
+        if (chosen == ClientType.JEDIS && !jedis) {
+            throw new IllegalStateException("The seatlock lock is set to run on Jedis (seatlock.lock.client-type or "
+                    + "spring.data.redis.client-type), which needs io.seatlock:seatlock-redis-jedis on the class path.");
+        }
+        return chosen;
     }
 
     static RedisLockSettings settingsOf(SeatlockLockProperties properties) {

@@ -20,6 +20,9 @@ import java.util.List;
  *                         redis-sentinel://host:26379#mymaster. When unset, Spring's spring.data.redis.* settings
  *                         are used.
  * @param clusterNodes     host:port seeds of a Redis Cluster to lock on; wins over redis-url and Spring's settings.
+ * @param clientType       Which Redis client carries the lock's commands: lettuce or jedis (seatlock-redis-jedis).
+ *                         Defaults to spring.data.redis.client-type when set, else Lettuce when it is on the class
+ *                         path, else Jedis.
  * @param commandTimeout   Longest wait for Redis, connecting included, before LockUnavailableException.
  * @param clockDriftFactor Share of each ttl kept as the local validity safety margin, from 0 up to (not
  *                         including) 0.5.
@@ -35,6 +38,7 @@ public record SeatlockLockProperties(
         @Nullable String instanceId,
         @Nullable String redisUrl,
         @DefaultValue List<String> clusterNodes,
+        @Nullable ClientType clientType,
         @DefaultValue(SeatlockLockProperties.DEFAULT_COMMAND_TIMEOUT) Duration commandTimeout,
         @DefaultValue("0.01") double clockDriftFactor,
         @DefaultValue("1ms") Duration minSafetyMargin,
@@ -51,6 +55,14 @@ public record SeatlockLockProperties(
      * @param timeout  How long a grant or renewal waits for those replicas (within the command timeout).
      */
     public record Replication(@DefaultValue("0") int replicas, @DefaultValue("100ms") Duration timeout) {
+    }
+
+    /** The Redis clients the lock runs on. */
+    public enum ClientType {
+        /** Lettuce (io.lettuce:lettuce-core): one shared, pipelined connection. */
+        LETTUCE,
+        /** Jedis (io.seatlock:seatlock-redis-jedis): pooled connections, each call on the caller's thread. */
+        JEDIS
     }
 
     /** Also the default timeouts of the application's own Spring Redis client ({@link SpringRedisClientTimeouts}). */

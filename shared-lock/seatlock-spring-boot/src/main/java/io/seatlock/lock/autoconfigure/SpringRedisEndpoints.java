@@ -1,7 +1,5 @@
 package io.seatlock.lock.autoconfigure;
 
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.SslOptions;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
@@ -58,49 +56,21 @@ final class SpringRedisEndpoints {
     static RedisEndpoints fromSpring(DataRedisConnectionDetails details, boolean springUrlUsesTls) {
         SslBundle bundle = details.getSslBundle();
         boolean tls = bundle != null || springUrlUsesTls;
-        List<RedisURI> nodes;
-        boolean cluster = false;
         if (details.getCluster() != null) {
-            cluster = true;
-            nodes = details.getCluster().getNodes().stream()
-                    .map(n -> secured(RedisURI.builder().withHost(n.host()).withPort(n.port()), details, tls)).toList();
-        } else if (details.getSentinel() != null) {
+            return new RedisEndpoints(null, nodes(details.getCluster().getNodes()), true, null, details.getUsername(),
+                    details.getPassword(), 0, tls, bundle);
+        }
+        if (details.getSentinel() != null) {
             DataRedisConnectionDetails.Sentinel sentinel = details.getSentinel();
-            RedisURI.Builder builder = RedisURI.builder().withSentinelMasterId(sentinel.getMaster())
-                    .withDatabase(sentinel.getDatabase());
-            sentinel.getNodes().forEach(n -> builder.withSentinel(n.host(), n.port()));
-            nodes = List.of(secured(builder, details, tls));
-        } else {
-            DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
-            nodes = List.of(secured(RedisURI.builder().withHost(standalone.getHost()).withPort(standalone.getPort())
-                    .withDatabase(standalone.getDatabase()), details, tls));
+            return new RedisEndpoints(null, nodes(sentinel.getNodes()), false, sentinel.getMaster(), details.getUsername(),
+                    details.getPassword(), sentinel.getDatabase(), tls, bundle);
         }
-        return new RedisEndpoints(nodes, cluster, bundle == null ? null : sslOptions(bundle));
+        DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
+        return new RedisEndpoints(null, List.of(new RedisEndpoints.Node(standalone.getHost(), standalone.getPort())), false,
+                null, details.getUsername(), details.getPassword(), standalone.getDatabase(), tls, bundle);
     }
 
-    private static RedisURI secured(RedisURI.Builder builder, DataRedisConnectionDetails details, boolean tls) {
-        if (details.getPassword() != null) {
-            if (details.getUsername() != null) {
-                builder.withAuthentication(details.getUsername(), details.getPassword());
-            } else {
-                builder.withPassword(details.getPassword().toCharArray());
-            }
-        }
-        return builder.withSsl(tls).build();
+    private static List<RedisEndpoints.Node> nodes(List<DataRedisConnectionDetails.Node> nodes) {
+        return nodes.stream().map(n -> new RedisEndpoints.Node(n.host(), n.port())).toList();
     }
-
-    /** The bundle's key and trust material, protocols and ciphers, as Spring's own Lettuce client takes them. */
-    private static SslOptions sslOptions(SslBundle bundle) {
-        SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider()
-                .keyManager(bundle.getManagers().getKeyManagerFactory())
-                .trustManager(bundle.getManagers().getTrustManagerFactory());
-        if (bundle.getOptions().getEnabledProtocols() != null) {
-            ssl.protocols(bundle.getOptions().getEnabledProtocols());
-        }
-        if (bundle.getOptions().getCiphers() != null) {
-            ssl.cipherSuites(bundle.getOptions().getCiphers());
-        }
-        return ssl.build();
-    }
-
 }

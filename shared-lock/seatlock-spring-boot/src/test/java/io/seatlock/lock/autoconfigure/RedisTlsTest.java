@@ -10,7 +10,8 @@ import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.OwnedRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -123,6 +124,7 @@ class RedisTlsTest {
                 assertThat(owner).as("the app's own Redis client sees the lock's key").isEqualTo(lease.ownerToken());
             }
             assertThat(((RedisLockClient) lock).ping()).isPositive();
+            assertThat(((RedisLockClient) lock).client()).isEqualTo(context.getEnvironment().getProperty("seatlock.lock.client-type"));
         });
         String wire = proxy.sentByClients();
         assertThat(wire).as("bytes crossed the proxy").isNotEmpty();
@@ -130,28 +132,31 @@ class RedisTlsTest {
                 .doesNotContain("HELLO").doesNotContain("AUTH");
     }
 
-    @Test
-    void aRedissUrlWithAnSslBundleForTrustIsHonouredByTheLock() throws Exception {
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"lettuce", "jedis"})
+    void aRedissUrlWithAnSslBundleForTrustIsHonouredByTheLock(String client) throws Exception {
         try (FaultProxy proxy = new FaultProxy("127.0.0.1", tlsPort)) {
-            assertLockAndSpringShareTheTlsServer(app(
+            assertLockAndSpringShareTheTlsServer(app("seatlock.lock.client-type=" + client,
                     "spring.data.redis.url=rediss://seatlock:" + PASSWORD + "@127.0.0.1:" + proxy.port(),
                     "spring.data.redis.ssl.bundle=test-ca"), proxy);
         }
     }
 
-    @Test
-    void hostPortAndAnSslBundleAreHonouredByTheLock() throws Exception {
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"lettuce", "jedis"})
+    void hostPortAndAnSslBundleAreHonouredByTheLock(String client) throws Exception {
         try (FaultProxy proxy = new FaultProxy("127.0.0.1", tlsPort)) {
-            assertLockAndSpringShareTheTlsServer(app("spring.data.redis.host=127.0.0.1",
+            assertLockAndSpringShareTheTlsServer(app("seatlock.lock.client-type=" + client, "spring.data.redis.host=127.0.0.1",
                     "spring.data.redis.port=" + proxy.port(), "spring.data.redis.username=seatlock",
                     "spring.data.redis.password=" + PASSWORD, "spring.data.redis.ssl.bundle=test-ca"), proxy);
         }
     }
 
-    @Test
-    void aRedissUrlAloneUsesTlsWithTheJvmsTrustAndSendsNoCredentialInPlainText() throws Exception {
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"lettuce", "jedis"})
+    void aRedissUrlAloneUsesTlsWithTheJvmsTrustAndSendsNoCredentialInPlainText(String client) throws Exception {
         try (FaultProxy proxy = new FaultProxy("127.0.0.1", tlsPort)) {
-            app("spring.data.redis.url=rediss://seatlock:" + PASSWORD + "@127.0.0.1:" + proxy.port(),
+            app("seatlock.lock.client-type=" + client, "spring.data.redis.url=rediss://seatlock:" + PASSWORD + "@127.0.0.1:" + proxy.port(),
                     "seatlock.lock.command-timeout=2s").run(context -> {
                         RedisLockClient lock = context.getBean(RedisLockClient.class);
                         // our test CA is not in the JVM's trust store: the TLS handshake fails, nothing else is sent

@@ -26,6 +26,7 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.JedisURIHelper;
 import redis.clients.jedis.util.SafeEncoder;
 
+import javax.net.ssl.SSLParameters;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +45,8 @@ import java.util.function.Supplier;
 
 /**
  * The Redis lock's blocking transport on Jedis: a pool of connections (standalone, Sentinel-managed or a Redis
- * Cluster, with TLS and ACL users as the {@link JedisClientConfig} says), each command run on the caller's thread.
+ * Cluster, with TLS, the server's certificate and name checked, and ACL users as the {@link JedisClientConfig}
+ * says), each command run on the caller's thread.
  * Use it as {@code RedisLockClient.over(JedisTransport.standalone(uri, timeout), settings, listener)}.
  *
  * <p>Bounds: a command gives up once its caller's deadline (the command timeout) has passed: the socket's read
@@ -157,8 +159,15 @@ public final class JedisTransport implements RedisTransport {
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, commandTimeout.toMillis()));
         // No CLIENT SETINFO on connect: without a password or database, a new connection then reads nothing before the
         // caller's command, whose read is bounded by the caller's own deadline.
-        return DefaultJedisClientConfig.builder().from(config).connectionTimeoutMillis(millis).socketTimeoutMillis(millis)
-                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build();
+        DefaultJedisClientConfig.Builder bounded = DefaultJedisClientConfig.builder().from(config)
+                .connectionTimeoutMillis(millis).socketTimeoutMillis(millis).clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
+        if (config.isSsl() && config.getSslParameters() == null && config.getHostnameVerifier() == null) {
+            // TLS checks the server's name too (as Lettuce does by default), not only its certificate chain
+            SSLParameters checkName = new SSLParameters();
+            checkName.setEndpointIdentificationAlgorithm("HTTPS");
+            bounded.sslParameters(checkName);
+        }
+        return bounded.build();
     }
 
     private static GenericObjectPoolConfig<Connection> pool(Duration commandTimeout) {
@@ -170,6 +179,11 @@ public final class JedisTransport implements RedisTransport {
         pool.setBlockWhenExhausted(true);
         pool.setJmxEnabled(false);
         return pool;
+    }
+
+    @Override
+    public String client() {
+        return "jedis";
     }
 
     @Override

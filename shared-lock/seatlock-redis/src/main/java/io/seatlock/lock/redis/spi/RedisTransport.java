@@ -15,6 +15,13 @@ import java.util.function.Consumer;
 public interface RedisTransport extends AutoCloseable {
 
     /**
+     * Which client library this is, for status pages.
+     *
+     * @return e.g. {@code lettuce}, {@code jedis}
+     */
+    String client();
+
+    /**
      * The longest a command may take, connecting (or borrowing a connection) included.
      *
      * @return the command timeout

@@ -1,0 +1,109 @@
+package io.seatlock.lock.autoconfigure;
+
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.lock.redis.jedis.JedisTransport;
+import org.springframework.boot.ssl.SslBundle;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+
+import javax.net.ssl.SSLParameters;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** The lock on Jedis ({@code seatlock-redis-jedis}); loaded only when Jedis carries the lock. */
+final class JedisLocks {
+
+    private JedisLocks() {
+    }
+
+    static RedisLockClient create(RedisEndpoints endpoints, Duration commandTimeout, RedisLockSettings settings,
+                                  LockListener listener) {
+        return RedisLockClient.over(transport(endpoints, commandTimeout), settings, listener);
+    }
+
+    private static JedisTransport transport(RedisEndpoints endpoints, Duration commandTimeout) {
+        if (endpoints.url() != null) {
+            return fromUrl(endpoints.url(), commandTimeout);
+        }
+        Set<HostAndPort> nodes = endpoints.nodes().stream().map(n -> new HostAndPort(n.host(), n.port()))
+                .collect(Collectors.toSet());
+        JedisClientConfig config = config(endpoints);
+        if (endpoints.cluster()) {
+            return JedisTransport.cluster(nodes, config, commandTimeout);
+        }
+        if (endpoints.sentinelMaster() != null) {
+            return JedisTransport.sentinel(endpoints.sentinelMaster(), nodes, config, DefaultJedisClientConfig.builder().build(),
+                    commandTimeout);
+        }
+        return JedisTransport.standalone(nodes.iterator().next(), config, commandTimeout);
+    }
+
+    /**
+     * {@code redis://} and {@code rediss://} as Jedis reads them; {@code redis-sentinel://[user:password@]host:port
+     * [,host:port...][/database]#master} as Lettuce does, so one {@code seatlock.lock.redis-url} serves both clients.
+     */
+    static JedisTransport fromUrl(String url, Duration commandTimeout) {
+        URI uri = URI.create(url);
+        if (!"redis-sentinel".equalsIgnoreCase(uri.getScheme())) {
+            return JedisTransport.standalone(uri, commandTimeout);
+        }
+        String master = uri.getFragment();
+        String authority = uri.getRawAuthority();
+        if (master == null || master.isBlank() || authority == null) {
+            throw new IllegalArgumentException("a redis-sentinel:// URL needs host:port[,host:port...] and #master-name: "
+                    + url);
+        }
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder();
+        int at = authority.lastIndexOf('@');
+        if (at >= 0) {
+            String credentials = authority.substring(0, at);
+            int colon = credentials.indexOf(':');
+            if (colon >= 0) {
+                if (colon > 0) {
+                    config.user(decode(credentials.substring(0, colon)));
+                }
+                config.password(decode(credentials.substring(colon + 1)));
+            } else {
+                config.password(decode(credentials));
+            }
+            authority = authority.substring(at + 1);
+        }
+        String path = uri.getPath();
+        if (path != null && path.length() > 1) {
+            config.database(Integer.parseInt(path.substring(1)));
+        }
+        Set<HostAndPort> sentinels = Arrays.stream(authority.split(",")).map(RedisEndpoints::node)
+                .map(n -> new HostAndPort(n.host(), n.port())).collect(Collectors.toSet());
+        return JedisTransport.sentinel(master, sentinels, config.build(), DefaultJedisClientConfig.builder().build(),
+                commandTimeout);
+    }
+
+    private static String decode(String part) {
+        return java.net.URLDecoder.decode(part, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static JedisClientConfig config(RedisEndpoints endpoints) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().user(endpoints.username())
+                .password(endpoints.password()).database(endpoints.database()).ssl(endpoints.tls());
+        SslBundle bundle = endpoints.ssl();
+        if (bundle != null) {
+            config.sslSocketFactory(bundle.createSslContext().getSocketFactory());
+            SSLParameters parameters = new SSLParameters();
+            parameters.setEndpointIdentificationAlgorithm("HTTPS"); // the server's name is checked, as without a bundle
+            if (bundle.getOptions().getEnabledProtocols() != null) {
+                parameters.setProtocols(bundle.getOptions().getEnabledProtocols());
+            }
+            if (bundle.getOptions().getCiphers() != null) {
+                parameters.setCipherSuites(bundle.getOptions().getCiphers());
+            }
+            config.sslParameters(parameters);
+        }
+        return config.build();
+    }
+}
