@@ -49,6 +49,12 @@ public final class BenchMain {
         if (what.equals("lettuce")) {
             lettuceGoals();
         }
+        if (what.equals("jedis")) {
+            jedisGoals();
+        }
+        if (what.equals("jedispath")) {
+            write("jedis-path.md", HotPathProfile.jedis());
+        }
         if (what.equals("hotpath")) {
             write("hot-path.md", HotPathProfile.run());
         }
@@ -62,9 +68,12 @@ public final class BenchMain {
     }
 
     /** Every contender, the two raw floors first. */
-    static final List<String> ALL = List.of("RAW_LETTUCE", "RAW_JEDIS", "SHARED_LOCK", "SHEDLOCK", "SHEDLOCK_SAFE",
+    static final List<String> ALL = List.of("RAW_LETTUCE", "RAW_JEDIS", "SHARED_LOCK", "SHARED_LOCK_JEDIS", "SHEDLOCK", "SHEDLOCK_SAFE",
             "REDISSON_RLOCK", "REDISSON_FENCED", "SPRING_INTEGRATION");
-    private static final List<String> FLOORS_AND_OURS = List.of("RAW_LETTUCE", "RAW_JEDIS", "SHARED_LOCK");
+    private static final List<String> FLOORS_AND_OURS = List.of("RAW_LETTUCE", "RAW_JEDIS", "SHARED_LOCK", "SHARED_LOCK_JEDIS");
+    /** The libraries the Jedis transport is held against. */
+    private static final List<String> PEERS = List.of("SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
+            "SPRING_INTEGRATION");
     private static final int FORKS = Integer.getInteger("bench.forks", 3);
 
     /** Several forks (a fork's JIT and memory layout vary), each 2 x 2 s warm-up and 4 x 3 s measurement. */
@@ -184,6 +193,64 @@ public final class BenchMain {
             }
         }
         write("lettuce-goals.md", md.toString());
+    }
+
+    /**
+     * The Jedis transport's goals, interleaved: each round runs one fork of every contender at 1, 8 and 64 threads
+     * (the order rotating from round to round), so a ratio compares forks that ran minutes apart at most. Forks are
+     * shorter than the table's (1 x 2 s warm-up, 3 x 2 s measured) so that five rounds fit in about twenty minutes.
+     */
+    private static void jedisGoals() throws Exception {
+        int rounds = Integer.getInteger("bench.forks", 5);
+        List<String> contenders = new ArrayList<>(List.of("RAW_JEDIS", "SHARED_LOCK_JEDIS"));
+        contenders.addAll(PEERS);
+        int[] threadCounts = {1, 8, 64};
+        Map<String, double[]> ops = new LinkedHashMap<>();
+        Map<String, double[]> bytes = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            for (int t = 0; t < threadCounts.length; t++) {
+                for (int i = 0; i < contenders.size(); i++) {
+                    String impl = contenders.get((i + round) % contenders.size());
+                    int threads = threadCounts[t];
+                    RunResult r = shortFork(threads, impl);
+                    ops.computeIfAbsent(impl + "@" + threads, k -> new double[rounds])[round] = r.getPrimaryResult().getScore() * 1e6;
+                    bytes.computeIfAbsent(impl + "@" + threads, k -> new double[rounds])[round] =
+                            r.getSecondaryResults().get("gc.alloc.rate.norm").getScore();
+                }
+            }
+        }
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%d rounds; each round one fork per library and "
+                + "thread count (1 x 2 s warm-up, 3 x 2 s measured), in an order that rotates from round to round.%n%n", rounds));
+        md.append("| threads | library | ops/s (mean) | bytes/op (mean) |\n|---|---|---|---|\n");
+        for (int threads : threadCounts) {
+            for (String impl : contenders) {
+                md.append(String.format(Locale.ROOT, "| %d | %s | %.0f | %.0f |%n", threads, impl,
+                        mean(ops.get(impl + "@" + threads)), mean(bytes.get(impl + "@" + threads))));
+            }
+        }
+        md.append("\n| threads | measure | raw / other (mean) | seatlock on Jedis (mean) | seatlock / other, mean [95 % CI] | per round |\n"
+                + "|---|---|---|---|---|---|\n");
+        for (int threads : threadCounts) {
+            md.append(ratioRow(threads, "ops/s vs RAW_JEDIS", ops.get("RAW_JEDIS@" + threads),
+                    ops.get("SHARED_LOCK_JEDIS@" + threads), "%.0f"));
+            md.append(ratioRow(threads, "bytes/op vs RAW_JEDIS", bytes.get("RAW_JEDIS@" + threads),
+                    bytes.get("SHARED_LOCK_JEDIS@" + threads), "%.0f"));
+            for (String peer : PEERS) {
+                md.append(ratioRow(threads, "ops/s vs " + peer, ops.get(peer + "@" + threads),
+                        ops.get("SHARED_LOCK_JEDIS@" + threads), "%.0f"));
+            }
+        }
+        write("jedis-goals.md", md.toString());
+    }
+
+    private static RunResult shortFork(int threads, String impl) throws Exception {
+        OptionsBuilder options = new OptionsBuilder();
+        options.include(LockRoundTrip.class.getName() + ".acquireRelease").threads(threads).forks(1)
+                .warmupIterations(1).warmupTime(TimeValue.seconds(2))
+                .measurementIterations(3).measurementTime(TimeValue.seconds(2))
+                .jvmArgs("-Xmx1g").mode(Mode.Throughput).param("impl", impl).addProfiler(GCProfiler.class)
+                .shouldFailOnError(true);
+        return new Runner(options.build()).run().iterator().next();
     }
 
     private static RunResult oneFork(int threads, String impl, Mode mode) throws Exception {

@@ -59,6 +59,70 @@ final class HotPathProfile {
         return md.toString();
     }
 
+    /**
+     * The Jedis transport against raw Jedis: each pair's CPU at 8 threads (client and Redis), and where the
+     * transport's bytes per pair are allocated (async-profiler, {@code event=alloc}, one thread, 10 s), by the
+     * deepest frame of seatlock's own code (else Jedis', else the JDK's) ({@code bench/results/jedis-path.md}).
+     */
+    static String jedis() throws Exception {
+        StringBuilder md = new StringBuilder("At 8 threads (5 s warm-up, 15 s measured), where each pair's CPU goes:\n\n"
+                + "| library | pairs/s | client CPU µs per pair | Redis CPU µs per pair | both |\n|---|---|---|---|---|\n");
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        for (LockRoundTrip.Impl impl : new LockRoundTrip.Impl[] {LockRoundTrip.Impl.RAW_JEDIS, LockRoundTrip.Impl.SHARED_LOCK_JEDIS}) {
+            try (LockRoundTrip.Locker locker = LockRoundTrip.create(impl, LocalServers.redis())) {
+                threads(locker, 8, 5_000_000_000L);
+                long serverBefore = serverMicros();
+                long clientBefore = os.getProcessCpuTime();
+                long pairs = threads(locker, 8, 15_000_000_000L);
+                double client = (os.getProcessCpuTime() - clientBefore) / 1e3 / pairs;
+                double server = (serverMicros() - serverBefore) / (double) pairs;
+                md.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.1f |%n", impl, pairs / 15.0, client, server,
+                        client + server));
+            }
+        }
+        try (LockRoundTrip.Locker locker = LockRoundTrip.create(LockRoundTrip.Impl.SHARED_LOCK_JEDIS, LocalServers.redis())) {
+            loop(locker, 5_000_000_000L, null);
+            AsyncProfiler profiler = AsyncProfiler.getInstance();
+            profiler.execute("start,event=alloc");
+            int n = loop(locker, 10_000_000_000L, null);
+            Path collapsed = Path.of(System.getProperty("bench.out", "results"), "jedis-path-alloc.collapsed");
+            profiler.execute("stop,file=" + collapsed.toAbsolutePath() + ",collapsed,total");
+            Map<String, Long> bySite = new TreeMap<>();
+            long total = 0;
+            for (String line : Files.readAllLines(collapsed)) {
+                int space = line.lastIndexOf(' ');
+                long bytes = Long.parseLong(line.substring(space + 1));
+                String[] frames = line.substring(0, space).split(";");
+                total += bytes;
+                bySite.merge(allocationSite(frames), bytes, Long::sum);
+            }
+            long all = total;
+            md.append(String.format(Locale.ROOT, "%nseatlock on Jedis, one thread, %d pairs in 10 s: %.0f bytes sampled per "
+                    + "pair, by where they were allocated:%n%n| site (deepest seatlock frame, else Jedis', else the JDK's) "
+                    + "| allocated type | share |%n|---|---|---|%n", n, all / (double) n));
+            bySite.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(15).forEach(e ->
+                    md.append(String.format(Locale.ROOT, "| %s | %.1f %% |%n", e.getKey(), 100.0 * e.getValue() / all)));
+        }
+        return md.toString();
+    }
+
+    /** "frame | type": the allocating type is the last frame; the site is the deepest frame of ours, else Jedis'. */
+    private static String allocationSite(String[] frames) {
+        String type = frames[frames.length - 1];
+        String site = null;
+        for (int i = frames.length - 2; i >= 0 && site == null; i--) {
+            if (frames[i].startsWith("io/seatlock/lock/")) {
+                site = frames[i];
+            }
+        }
+        for (int i = frames.length - 2; i >= 0 && site == null; i--) {
+            if (frames[i].startsWith("redis/clients/")) {
+                site = frames[i];
+            }
+        }
+        return (site == null ? frames[Math.max(0, frames.length - 2)] : site).replace('/', '.') + " | " + type;
+    }
+
     private static long threads(LockRoundTrip.Locker locker, int threads, long nanos) throws Exception {
         java.util.concurrent.atomic.AtomicLong pairs = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);

@@ -34,6 +34,9 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
 
+import io.seatlock.lock.redis.jedis.JedisTransport;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.SetParams;
 
@@ -51,14 +54,14 @@ import java.util.concurrent.locks.Lock;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class LockRoundTrip {
 
-    public enum Impl { RAW_LETTUCE, RAW_JEDIS, SHARED_LOCK, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
+    public enum Impl { RAW_LETTUCE, RAW_JEDIS, SHARED_LOCK, SHARED_LOCK_JEDIS, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
 
     /** One acquire+release; false if either step did not do what it should. */
     interface Locker extends AutoCloseable {
         boolean acquireRelease(String key) throws Exception;
     }
 
-    @Param({"RAW_LETTUCE", "RAW_JEDIS", "SHARED_LOCK", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
+    @Param({"RAW_LETTUCE", "RAW_JEDIS", "SHARED_LOCK", "SHARED_LOCK_JEDIS", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
             "SPRING_INTEGRATION"})
     public Impl impl;
 
@@ -166,9 +169,14 @@ public class LockRoundTrip {
                     }
                 };
             }
-            case SHARED_LOCK: {
-                RedisLockClient lock = RedisLockClient.standalone(io.lettuce.core.RedisURI.create(url),
-                        Duration.ofSeconds(2), RedisLockSettings.defaults().withKeyPrefix("bench-sl:"), LockListener.NOOP);
+            case SHARED_LOCK:
+            case SHARED_LOCK_JEDIS: {
+                RedisLockSettings settings = RedisLockSettings.defaults().withKeyPrefix("bench-sl:");
+                RedisLockClient lock = impl == Impl.SHARED_LOCK
+                        ? RedisLockClient.standalone(io.lettuce.core.RedisURI.create(url), Duration.ofSeconds(2), settings,
+                                LockListener.NOOP)
+                        : RedisLockClient.over(JedisTransport.standalone(new HostAndPort(redis.host(), redis.port()),
+                                DefaultJedisClientConfig.builder().build(), Duration.ofSeconds(2)), settings, LockListener.NOOP);
                 return new Locker() {
                     public boolean acquireRelease(String key) {
                         return lock.tryAcquire(key, Duration.ofSeconds(10), OverlapImpact.WASTED_WORK)
