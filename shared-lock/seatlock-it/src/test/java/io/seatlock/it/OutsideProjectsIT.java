@@ -67,7 +67,7 @@ class OutsideProjectsIT {
 
     @AfterAll
     static void dropProjectDatabases() {
-        for (String project : List.of("lock-only", "shedlock-user", "flyway-replicas", "own-writes")) {
+        for (String project : List.of("lock-only", "jedis-user", "shedlock-user", "flyway-replicas", "own-writes")) {
             servers.postgres().dropDatabase(database(project));
         }
     }
@@ -75,6 +75,13 @@ class OutsideProjectsIT {
     @Test
     void aLockOnlyAppWithTheStarterAloneTakesAndReleasesAFencedLock() {
         String output = build("lock-only", Map.of());
+        assertThat(output).contains("Tests run: 2, Failures: 0, Errors: 0");
+        assertThat(keysLeft()).as("the app released its lock").isEmpty();
+    }
+
+    @Test
+    void aJedisUserLeavesLettuceOutAndTheLockRunsOnJedis() {
+        String output = build("jedis-user", Map.of());
         assertThat(output).contains("Tests run: 2, Failures: 0, Errors: 0");
         assertThat(keysLeft()).as("the app released its lock").isEmpty();
     }
@@ -101,8 +108,8 @@ class OutsideProjectsIT {
     void aSecondBuildOfTheSameSourcesGivesByteIdenticalLibraryJars() throws IOException {
         Path copy = WORK.resolve("rebuild");
         copy(ROOT, copy, Set.of(".git", "target", "bench")); // the repository's sources only
-        List<String> modules = List.of("seatlock-api", "seatlock-recipes", "seatlock-redis", "seatlock-jdbc",
-                "seatlock-shedlock", "seatlock-spring-boot", "seatlock-spring-boot-starter");
+        List<String> modules = List.of("seatlock-api", "seatlock-recipes", "seatlock-redis", "seatlock-redis-jedis",
+                "seatlock-jdbc", "seatlock-shedlock", "seatlock-spring-boot", "seatlock-spring-boot-starter");
         String projects = String.join(",", modules.stream().map(m -> "shared-lock/" + m).toList());
         run(copy, List.of(copy.resolve("mvnw").toString(), "-B", "-ntp", "-o", "package", "-DskipTests", "-pl", projects,
                 "-am"), Map.of());
@@ -117,7 +124,8 @@ class OutsideProjectsIT {
                 }
             }
         }
-        assertThat(compared).as("jars, sources and javadoc jars compared").isEqualTo(modules.size() * 3);
+        // every module's jar, sources and javadoc, and the two published test suites (seatlock-redis', -shedlock's)
+        assertThat(compared).as("jars, sources, javadoc and test-suite jars compared").isEqualTo(modules.size() * 3 + 2);
     }
 
     @Test

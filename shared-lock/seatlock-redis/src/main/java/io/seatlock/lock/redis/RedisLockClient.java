@@ -38,7 +38,8 @@ import java.util.concurrent.TimeoutException;
  * compare-and-{@code PEXPIRE} renewal. Thread-safe; share one per application.
  *
  * <p>Every call waits at most the command timeout (plus a few milliseconds) whatever the concurrency,
- * connecting included. Renewals are sent asynchronously by a watchdog that never blocks, so one lease
+ * connecting included, on the Lettuce transport made by {@link #standalone} and {@link #cluster}; another
+ * transport ({@link #over}) states its own bound. Renewals are sent by a watchdog that never blocks, so one lease
  * waiting on a silent Redis delays no other; lost-lease callbacks run on their own threads, never while
  * a lock of this library is held.
  */

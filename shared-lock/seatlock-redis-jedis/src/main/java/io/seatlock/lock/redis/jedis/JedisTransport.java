@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -75,7 +76,7 @@ public final class JedisTransport implements RedisTransport {
     private final AtomicReference<@Nullable CompletableFuture<ConnectionProvider>> attempt = new AtomicReference<>();
     private volatile @Nullable ConnectionProvider provider;
     private final ThreadPoolExecutor background;
-    private final Set<Subscriber> subscribers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     private JedisTransport(Supplier<ConnectionProvider> connect, boolean cluster, Duration commandTimeout) {
