@@ -3,6 +3,7 @@ package io.seatlock.jobs;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.IsolatedServers;
@@ -49,7 +50,8 @@ class MigrationGateProbesTest {
         p.put("jobs.payments.cron", "-");
         String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
 
-        try (RedisLockClient otherReplica = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+        try (RedisLockClient otherReplica = RedisLockClient.over(
+                LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("migrating-replica"),
                 LockListener.NOOP)) {
             LockLease gate = otherReplica.tryAcquire("migration", Duration.ofMinutes(2), OverlapImpact.WASTED_WORK)

@@ -7,6 +7,7 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.IsolatedServers;
@@ -51,8 +52,9 @@ class SeatMapCostTest {
             try (SeatsReplica app = SeatsReplica.start("map", servers, 1, Map.of(
                     "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h",
                     "seats.map-max-age", "0ms")); // every view refreshes: the cost of one refresh
-                 RedisLockClient someoneElse = RedisLockClient.standalone(RedisURI.create("127.0.0.1", redis.port()),
-                         Duration.ofSeconds(2),
+                 RedisLockClient someoneElse = RedisLockClient.over(
+                         LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()),
+                         Duration.ofSeconds(2)),
                          RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP)) {
                 someoneElse.tryAcquire("seat:concert:7K", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
                 app.get("/api/events/concert/seats"); // warm up connections and code paths
@@ -82,8 +84,9 @@ class SeatMapCostTest {
         try (OwnedRedis redis = new OwnedRedis();
              SeatsReplica app = SeatsReplica.start("crowd", servers, 1, Map.of(
                      "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
-             RedisLockClient someoneElse = RedisLockClient.standalone(RedisURI.create("127.0.0.1", redis.port()),
-                     Duration.ofSeconds(2), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()),
+             RedisLockClient someoneElse = RedisLockClient.over(
+                     LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()),
+                     Duration.ofSeconds(2)), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()),
                      LockListener.NOOP)) {
             app.get("/api/events/concert/seats");
             int viewers = 16;

@@ -7,6 +7,7 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.leader.Candidate;
 import io.seatlock.lock.leader.LeaderElection;
+import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.LocalServers;
@@ -57,7 +58,8 @@ final class HandOver {
     }
 
     private static RedisLockClient client(RedisServer redis, String name) {
-        return RedisLockClient.standalone(RedisURI.create(redis.host(), redis.port()), Duration.ofSeconds(2),
+        return RedisLockClient.over(
+                LettuceTransport.standalone(RedisURI.create(redis.host(), redis.port()), Duration.ofSeconds(2)),
                 RedisLockSettings.defaults().withKeyPrefix("bench-ho:").withInstanceId(name), LockListener.NOOP);
     }
 

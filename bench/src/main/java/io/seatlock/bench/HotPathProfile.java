@@ -41,21 +41,7 @@ final class HotPathProfile {
                 summarize(collapsed, md);
             }
         }
-        md.append("At 8 threads (5 s warm-up, 15 s measured), where each pair's CPU goes:\n\n"
-                + "| library | pairs/s | client CPU µs per pair | Redis CPU µs per pair | both |\n|---|---|---|---|---|\n");
-        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-        for (LockRoundTrip.Impl impl : new LockRoundTrip.Impl[] {LockRoundTrip.Impl.RAW_LETTUCE, LockRoundTrip.Impl.SHARED_LOCK}) {
-            try (LockRoundTrip.Locker locker = LockRoundTrip.create(impl, LocalServers.redis())) {
-                threads(locker, 8, 5_000_000_000L);
-                long serverBefore = serverMicros();
-                long clientBefore = os.getProcessCpuTime();
-                long pairs = threads(locker, 8, 15_000_000_000L);
-                double client = (os.getProcessCpuTime() - clientBefore) / 1e3 / pairs;
-                double server = (serverMicros() - serverBefore) / (double) pairs;
-                md.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.1f |%n", impl, pairs / 15.0, client, server,
-                        client + server));
-            }
-        }
+        cpuPerPair(md, LockRoundTrip.Impl.RAW_LETTUCE, LockRoundTrip.Impl.SHARED_LOCK);
         return md.toString();
     }
 
@@ -65,21 +51,8 @@ final class HotPathProfile {
      * deepest frame of seatlock's own code (else Jedis', else the JDK's) ({@code bench/results/jedis-path.md}).
      */
     static String jedis() throws Exception {
-        StringBuilder md = new StringBuilder("At 8 threads (5 s warm-up, 15 s measured), where each pair's CPU goes:\n\n"
-                + "| library | pairs/s | client CPU µs per pair | Redis CPU µs per pair | both |\n|---|---|---|---|---|\n");
-        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-        for (LockRoundTrip.Impl impl : new LockRoundTrip.Impl[] {LockRoundTrip.Impl.RAW_JEDIS, LockRoundTrip.Impl.SHARED_LOCK_JEDIS}) {
-            try (LockRoundTrip.Locker locker = LockRoundTrip.create(impl, LocalServers.redis())) {
-                threads(locker, 8, 5_000_000_000L);
-                long serverBefore = serverMicros();
-                long clientBefore = os.getProcessCpuTime();
-                long pairs = threads(locker, 8, 15_000_000_000L);
-                double client = (os.getProcessCpuTime() - clientBefore) / 1e3 / pairs;
-                double server = (serverMicros() - serverBefore) / (double) pairs;
-                md.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.1f |%n", impl, pairs / 15.0, client, server,
-                        client + server));
-            }
-        }
+        StringBuilder md = new StringBuilder();
+        cpuPerPair(md, LockRoundTrip.Impl.RAW_JEDIS, LockRoundTrip.Impl.SHARED_LOCK_JEDIS);
         try (LockRoundTrip.Locker locker = LockRoundTrip.create(LockRoundTrip.Impl.SHARED_LOCK_JEDIS, LocalServers.redis())) {
             loop(locker, 5_000_000_000L, null);
             AsyncProfiler profiler = AsyncProfiler.getInstance();
@@ -121,6 +94,25 @@ final class HotPathProfile {
             }
         }
         return (site == null ? frames[Math.max(0, frames.length - 2)] : site).replace('/', '.') + " | " + type;
+    }
+
+    /** At 8 threads (5 s warm-up, 15 s measured), each pair's CPU: the client's (this JVM) and Redis'. */
+    private static void cpuPerPair(StringBuilder md, LockRoundTrip.Impl... impls) throws Exception {
+        md.append("At 8 threads (5 s warm-up, 15 s measured), where each pair's CPU goes:\n\n"
+                + "| library | pairs/s | client CPU µs per pair | Redis CPU µs per pair | both |\n|---|---|---|---|---|\n");
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        for (LockRoundTrip.Impl impl : impls) {
+            try (LockRoundTrip.Locker locker = LockRoundTrip.create(impl, LocalServers.redis())) {
+                threads(locker, 8, 5_000_000_000L);
+                long serverBefore = serverMicros();
+                long clientBefore = os.getProcessCpuTime();
+                long pairs = threads(locker, 8, 15_000_000_000L);
+                double client = (os.getProcessCpuTime() - clientBefore) / 1e3 / pairs;
+                double server = (serverMicros() - serverBefore) / (double) pairs;
+                md.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.1f |%n", impl, pairs / 15.0, client, server,
+                        client + server));
+            }
+        }
     }
 
     private static long threads(LockRoundTrip.Locker locker, int threads, long nanos) throws Exception {

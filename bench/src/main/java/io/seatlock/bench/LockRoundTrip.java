@@ -8,6 +8,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
+import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.LocalServers;
@@ -173,7 +174,9 @@ public class LockRoundTrip {
             case SHARED_LOCK_JEDIS: {
                 RedisLockSettings settings = RedisLockSettings.defaults().withKeyPrefix("bench-sl:");
                 RedisLockClient lock = impl == Impl.SHARED_LOCK
-                        ? RedisLockClient.standalone(io.lettuce.core.RedisURI.create(url), Duration.ofSeconds(2), settings,
+                        ? RedisLockClient.over(
+                                LettuceTransport.standalone(io.lettuce.core.RedisURI.create(url), Duration.ofSeconds(2)),
+                                settings,
                                 LockListener.NOOP)
                         : RedisLockClient.over(JedisTransport.standalone(new HostAndPort(redis.host(), redis.port()),
                                 DefaultJedisClientConfig.builder().build(), Duration.ofSeconds(2)), settings, LockListener.NOOP);

@@ -4,6 +4,7 @@ import io.lettuce.core.RedisURI;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.OwnedRedis;
@@ -46,7 +47,8 @@ public class ReplicatedGrant {
             }
             Thread.sleep(100);
         }
-        lock = RedisLockClient.standalone(RedisURI.create("redis://127.0.0.1:" + master.port()), Duration.ofSeconds(2),
+        lock = RedisLockClient.over(
+                LettuceTransport.standalone(RedisURI.create("redis://127.0.0.1:" + master.port()), Duration.ofSeconds(2)),
                 RedisLockSettings.defaults().withKeyPrefix("bench-rg:").withReplicas(replicas, Duration.ofMillis(100)),
                 LockListener.NOOP);
     }

@@ -4,6 +4,7 @@ import io.lettuce.core.RedisURI;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.redis.RedisKeys;
+import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.test.FaultProxy;
@@ -72,8 +73,9 @@ class LeaderElectionTest {
     }
 
     private RedisLockClient client(FaultProxy proxy) {
-        RedisLockClient client = RedisLockClient.standalone(RedisURI.create(proxy.host(), proxy.port()),
-                Duration.ofSeconds(1), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
+        RedisLockClient client = RedisLockClient.over(
+                LettuceTransport.standalone(RedisURI.create(proxy.host(), proxy.port()), Duration.ofSeconds(1)),
+                RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
         cleanup.add(client);
         return client;
     }
@@ -192,9 +194,11 @@ class LeaderElectionTest {
 
     @Test // issue 21 item 4: the yielding leader hears onRevoked before the next leader is granted
     void aYieldingLeaderHearsOnRevokedBeforeAnotherReplicaTakesOver() throws Exception {
-        RedisLockClient lock = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+        RedisLockClient lock = RedisLockClient.over(
+                LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("a"), LockListener.NOOP);
-        RedisLockClient otherReplica = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+        RedisLockClient otherReplica = RedisLockClient.over(
+                LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("b"), LockListener.NOOP);
         cleanup.add(lock);
         cleanup.add(otherReplica);

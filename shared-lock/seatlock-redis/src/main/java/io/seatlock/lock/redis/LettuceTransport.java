@@ -30,10 +30,12 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * The Lettuce transport: one shared, pipelined connection (asynchronous; nothing runs on the caller's thread but
- * the write), connected lazily and without waiting for a connection of its own (a connect under way is shared).
+ * The Redis lock's Lettuce transport: one shared, pipelined connection (asynchronous; nothing runs on the caller's
+ * thread but the write), connected lazily and without waiting for a connection of its own (a connect under way is
+ * shared). Commands fail at once while disconnected and after the command timeout otherwise, never hanging. Use it
+ * as {@code RedisLockClient.over(LettuceTransport.standalone(uri, timeout), settings, listener)}.
  */
-final class LettuceTransport implements RedisTransport {
+public final class LettuceTransport implements RedisTransport {
 
     private static final Logger log = LoggerFactory.getLogger(LettuceTransport.class);
 
@@ -47,14 +49,53 @@ final class LettuceTransport implements RedisTransport {
         this.cluster = cluster;
     }
 
-    static LettuceTransport standalone(RedisURI uri, Duration commandTimeout, @Nullable SslOptions ssl) {
+    /**
+     * One Redis server, or a Sentinel-managed one through a {@code redis-sentinel://} URI. TLS follows the URI
+     * ({@code rediss://}) with the JVM's default trust.
+     *
+     * @param uri            the server (redis://, rediss://, redis-sentinel://)
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @return a transport that connects on first use
+     */
+    public static LettuceTransport standalone(RedisURI uri, Duration commandTimeout) {
+        return standalone(uri, commandTimeout, null);
+    }
+
+    /**
+     * As above, with the TLS trust and key material to use when the URI asks for TLS.
+     *
+     * @param uri            the server (redis://, rediss://, redis-sentinel://)
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @param ssl            TLS material; null for the JVM's defaults
+     * @return a transport that connects on first use
+     */
+    public static LettuceTransport standalone(RedisURI uri, Duration commandTimeout, @Nullable SslOptions ssl) {
         uri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(uri);
         client.setOptions(failFast(ClientOptions.builder(), commandTimeout, ssl).build());
         return new LettuceTransport(RedisConnector.standalone(client, uri), commandTimeout, false);
     }
 
-    static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl) {
+    /**
+     * A Redis Cluster; a lock's keys share a hash slot, so the scripts are legal.
+     *
+     * @param seeds          some of the cluster's nodes
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @return a transport that connects on first use
+     */
+    public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout) {
+        return cluster(seeds, commandTimeout, null);
+    }
+
+    /**
+     * As above, with TLS material for seeds that ask for TLS.
+     *
+     * @param seeds          some of the cluster's nodes
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @param ssl            TLS material; null for the JVM's defaults
+     * @return a transport that connects on first use
+     */
+    public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl) {
         seeds.forEach(uri -> uri.setTimeout(commandTimeout));
         RedisClusterClient client = RedisClusterClient.create(seeds);
         client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout, ssl).build());

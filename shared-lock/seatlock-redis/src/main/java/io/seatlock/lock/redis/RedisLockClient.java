@@ -2,8 +2,6 @@ package io.seatlock.lock.redis;
 
 import io.seatlock.lock.spi.DaemonThreads;
 import io.seatlock.lock.spi.LockListeners;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.SslOptions;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import io.seatlock.lock.redis.spi.RedisTransport;
 import io.seatlock.lock.AcquireAttempt;
@@ -38,9 +36,9 @@ import java.util.concurrent.TimeoutException;
  * compare-and-{@code PEXPIRE} renewal. Thread-safe; share one per application.
  *
  * <p>Every call waits at most the command timeout (plus a few milliseconds) whatever the concurrency,
- * connecting included, on the Lettuce transport made by {@link #standalone} and {@link #cluster}; another
- * transport ({@link #over}) states its own bound. Renewals are sent by a watchdog that never blocks, so one lease
- * waiting on a silent Redis delays no other; lost-lease callbacks run on their own threads, never while
+ * connecting included, on the {@link LettuceTransport}; another transport states its own bound. No Lettuce type
+ * appears here, so the class loads where Lettuce is absent. Renewals are sent by a watchdog that never blocks,
+ * so one lease waiting on a silent Redis delays no other; lost-lease callbacks run on their own threads, never while
  * a lock of this library is held.
  */
 public final class RedisLockClient implements DistributedLock, AutoCloseable {
@@ -82,7 +80,9 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     /**
-     * A lock over any transport, such as {@code seatlock-redis-jedis}'s; the factories below make the Lettuce one.
+     * The lock over a transport: {@link LettuceTransport} (this module, with {@code io.lettuce:lettuce-core}), or
+     * {@code seatlock-redis-jedis}'s {@code JedisTransport}, e.g.
+     * {@code RedisLockClient.over(LettuceTransport.standalone(RedisURI.create(url), timeout), settings, listener)}.
      *
      * @param transport how commands reach Redis; closed with the client
      * @param settings  key prefix, instance id, safety margin, back-off, replicas
@@ -98,71 +98,6 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
                     + "master; not supported on Redis Cluster");
         }
         return new RedisLockClient(transport, settings, listener);
-    }
-
-    /**
-     * A lock on one Redis server (or a Sentinel-managed one, via a {@code redis-sentinel://} URI).
-     * Commands fail with {@link LockUnavailableException} after {@code commandTimeout}, and at once while
-     * disconnected, never hanging. TLS follows the URI ({@code rediss://}) with the JVM's default trust.
-     *
-     * @param uri            the server (redis://, rediss://, redis-sentinel://)
-     * @param commandTimeout longest wait for Redis, connecting included
-     * @param settings       key prefix, instance id, safety margin, back-off
-     * @param listener       told what the lock does; whatever it throws is logged and ignored
-     * @return a client that connects on first use
-     */
-    public static RedisLockClient standalone(RedisURI uri, Duration commandTimeout, RedisLockSettings settings,
-                                             LockListener listener) {
-        return standalone(uri, commandTimeout, null, settings, listener);
-    }
-
-    /**
-     * As above, with the TLS trust and key material to use when the URI asks for TLS.
-     *
-     * @param ssl            TLS material; null for the JVM's defaults
-     * @param uri            the server (redis://, rediss://, redis-sentinel://)
-     * @param commandTimeout longest wait for Redis, connecting included
-     * @param settings       key prefix, instance id, safety margin, back-off
-     * @param listener       told what the lock does; whatever it throws is logged and ignored
-     * @return a client that connects on first use
-     */
-    public static RedisLockClient standalone(RedisURI uri, Duration commandTimeout, @Nullable SslOptions ssl,
-                                             RedisLockSettings settings, LockListener listener) {
-        return over(LettuceTransport.standalone(uri, commandTimeout, ssl), settings, listener);
-    }
-
-    /**
-     * A lock on a Redis Cluster; lock and fence keys share a hash slot, so the scripts are legal.
-     *
-     * @param seeds          some of the cluster's nodes
-     * @param commandTimeout longest wait for Redis, connecting included
-     * @param settings       key prefix, instance id, safety margin, back-off
-     * @param listener       told what the lock does; whatever it throws is logged and ignored
-     * @return a client that connects on first use
-     */
-    public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, RedisLockSettings settings,
-                                          LockListener listener) {
-        return cluster(seeds, commandTimeout, null, settings, listener);
-    }
-
-    /**
-     * As above, with TLS material for seeds that ask for TLS.
-     *
-     * @param ssl            TLS material; null for the JVM's defaults
-     * @param seeds          some of the cluster's nodes
-     * @param commandTimeout longest wait for Redis, connecting included
-     * @param settings       key prefix, instance id, safety margin, back-off
-     * @param listener       told what the lock does; whatever it throws is logged and ignored
-     * @return a client that connects on first use
-     * @throws IllegalArgumentException if the settings ask replicas to acknowledge grants (not on a Cluster)
-     */
-    public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl,
-                                          RedisLockSettings settings, LockListener listener) {
-        if (settings.replicas() > 0) { // before any client is made
-            throw new IllegalArgumentException("replicas acknowledging grants (WAIT) need one connection to the lock's "
-                    + "master; not supported on Redis Cluster");
-        }
-        return over(LettuceTransport.cluster(seeds, commandTimeout, ssl), settings, listener);
     }
 
     @Override

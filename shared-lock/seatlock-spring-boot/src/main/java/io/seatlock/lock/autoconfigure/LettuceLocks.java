@@ -3,6 +3,7 @@ package io.seatlock.lock.autoconfigure;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import org.jspecify.annotations.Nullable;
@@ -21,12 +22,14 @@ final class LettuceLocks {
                                   LockListener listener) {
         SslOptions ssl = endpoints.ssl() == null ? null : sslOptions(endpoints.ssl());
         if (endpoints.url() != null) {
-            return RedisLockClient.standalone(RedisURI.create(endpoints.url()), commandTimeout, ssl, settings, listener);
+            return RedisLockClient.over(
+                    LettuceTransport.standalone(RedisURI.create(endpoints.url()), commandTimeout, ssl),
+                    settings, listener);
         }
         if (endpoints.cluster()) {
             List<RedisURI> seeds = endpoints.nodes().stream()
                     .map(n -> secured(RedisURI.builder().withHost(n.host()).withPort(n.port()), endpoints)).toList();
-            return RedisLockClient.cluster(seeds, commandTimeout, ssl, settings, listener);
+            return RedisLockClient.over(LettuceTransport.cluster(seeds, commandTimeout, ssl), settings, listener);
         }
         RedisURI.Builder builder;
         if (endpoints.sentinelMaster() != null) {
@@ -36,8 +39,9 @@ final class LettuceLocks {
             RedisEndpoints.Node node = endpoints.nodes().get(0);
             builder = RedisURI.builder().withHost(node.host()).withPort(node.port());
         }
-        return RedisLockClient.standalone(secured(builder.withDatabase(endpoints.database()), endpoints), commandTimeout,
-                ssl, settings, listener);
+        return RedisLockClient.over(
+                LettuceTransport.standalone(secured(builder.withDatabase(endpoints.database()), endpoints), commandTimeout,
+                ssl), settings, listener);
     }
 
     private static RedisURI secured(RedisURI.Builder builder, RedisEndpoints endpoints) {

@@ -4,6 +4,7 @@ import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.IsolatedServers;
@@ -34,7 +35,8 @@ class MigrationGateTest {
     static final IsolatedServers servers = new IsolatedServers("MigrationGateTest");
 
     private final AtomicInteger lost = new AtomicInteger();
-    private final RedisLockClient lock = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+    private final RedisLockClient lock = RedisLockClient.over(
+            LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
             RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), new LockListener() {
                 @Override
                 public void onLost(String group, Duration held) {

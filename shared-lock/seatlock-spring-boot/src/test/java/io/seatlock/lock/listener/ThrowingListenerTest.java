@@ -10,6 +10,7 @@ import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.leader.Candidate;
 import io.seatlock.lock.leader.LeaderElection;
+import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.lock.shedlock.SeatlockLockProvider;
@@ -65,7 +66,7 @@ class ThrowingListenerTest {
 
     @BeforeEach
     void connect() {
-        lock = RedisLockClient.standalone(servers.redis().uri(), Duration.ofSeconds(2),
+        lock = RedisLockClient.over(LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), listener);
     }
 
