@@ -243,22 +243,26 @@ public final class BenchMain {
         write("jedis-goals.md", md.toString());
     }
 
+    /** The Jedis goals' fork: 1 x 2 s warm-up, 3 x 2 s measured, with allocation per operation. */
     private static RunResult shortFork(int threads, String impl) throws Exception {
-        OptionsBuilder options = new OptionsBuilder();
-        options.include(LockRoundTrip.class.getName() + ".acquireRelease").threads(threads).forks(1)
-                .warmupIterations(1).warmupTime(TimeValue.seconds(2))
-                .measurementIterations(3).measurementTime(TimeValue.seconds(2))
-                .jvmArgs("-Xmx1g").mode(Mode.Throughput).param("impl", impl).addProfiler(GCProfiler.class)
-                .shouldFailOnError(true);
-        return new Runner(options.build()).run().iterator().next();
+        return singleFork(threads, impl, Mode.Throughput, 1, 3, 2, true);
     }
 
+    /** The Lettuce goals' fork: 2 x 2 s warm-up, 4 x 3 s measured, as the table's. */
     private static RunResult oneFork(int threads, String impl, Mode mode) throws Exception {
+        return singleFork(threads, impl, mode, 2, 4, 3, false);
+    }
+
+    private static RunResult singleFork(int threads, String impl, Mode mode, int warmups, int measurements,
+                                        int measuredSeconds, boolean allocation) throws Exception {
         OptionsBuilder options = new OptionsBuilder();
         options.include(LockRoundTrip.class.getName() + ".acquireRelease").threads(threads).forks(1)
-                .warmupIterations(2).warmupTime(TimeValue.seconds(2))
-                .measurementIterations(4).measurementTime(TimeValue.seconds(3))
+                .warmupIterations(warmups).warmupTime(TimeValue.seconds(2))
+                .measurementIterations(measurements).measurementTime(TimeValue.seconds(measuredSeconds))
                 .jvmArgs("-Xmx1g").mode(mode).param("impl", impl).shouldFailOnError(true);
+        if (allocation) {
+            options.addProfiler(GCProfiler.class);
+        }
         return new Runner(options.build()).run().iterator().next();
     }
 

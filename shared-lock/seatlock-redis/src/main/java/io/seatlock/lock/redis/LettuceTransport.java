@@ -28,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The Redis lock's Lettuce transport: one shared, pipelined connection (asynchronous; nothing runs on the caller's
@@ -218,26 +219,25 @@ public final class LettuceTransport implements RedisTransport {
 
     /** EVALSHA; on NOSCRIPT (after SCRIPT FLUSH or a restart) the script is loaded and sent once more. */
     private static CompletableFuture<Long> script(RedisClusterAsyncCommands<String, String> r, RedisCommand.Script script) {
-        return evalsha(r, script).exceptionallyCompose(error -> {
-            Throwable cause = unwrapped(error);
-            if (!(cause instanceof RedisNoScriptException)) {
-                return CompletableFuture.failedFuture(cause);
-            }
-            return r.scriptLoad(script.source()).toCompletableFuture().thenCompose(loaded -> evalsha(r, script));
-        });
+        return loadedOnNoScript(r, script, () -> evalsha(r, script));
     }
 
     /** The script and a WAIT behind it on the same connection; after a NOSCRIPT, both once more. */
     private static CompletableFuture<RedisCommand.ScriptReply> replicated(RedisClusterAsyncCommands<String, String> r,
                                                                        RedisCommand.ReplicatedScript replicated) {
-        CompletableFuture<RedisCommand.ScriptReply> first = evalshaThenWait(r, replicated);
-        return first.exceptionallyCompose(error -> {
+        return loadedOnNoScript(r, replicated.script(), () -> evalshaThenWait(r, replicated));
+    }
+
+    /** {@code send}; if Redis no longer has {@code script} (NOSCRIPT), {@code SCRIPT LOAD} and {@code send} once more. */
+    private static <T> CompletableFuture<T> loadedOnNoScript(RedisClusterAsyncCommands<String, String> r,
+                                                             RedisCommand.Script script,
+                                                             Supplier<CompletableFuture<T>> send) {
+        return send.get().exceptionallyCompose(error -> {
             Throwable cause = unwrapped(error);
             if (!(cause instanceof RedisNoScriptException)) {
                 return CompletableFuture.failedFuture(cause);
             }
-            return r.scriptLoad(replicated.script().source()).toCompletableFuture()
-                    .thenCompose(loaded -> evalshaThenWait(r, replicated));
+            return r.scriptLoad(script.source()).toCompletableFuture().thenCompose(loaded -> send.get());
         });
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * How every Redis call of the lock is sent and awaited, whatever the transport: bounded by the command timeout,
@@ -46,20 +47,12 @@ final class RedisCalls {
 
     /** Sends without blocking the caller (watchdog, I/O threads). */
     <T> CompletableFuture<T> send(RedisCommand<T> command) {
-        try {
-            return transport.send(command, System.nanoTime() + commandTimeout.toNanos(), NOTHING);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return guarded(() -> transport.send(command, System.nanoTime() + commandTimeout.toNanos(), NOTHING));
     }
 
     /** Best effort, never opens a connection: null if there is none to send on. */
     <T> @Nullable CompletableFuture<T> sendIfConnected(RedisCommand<T> command) {
-        try {
-            return transport.sendIfConnected(command);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return guarded(() -> transport.sendIfConnected(command));
     }
 
     /** How a command goes out: in the background ({@link #send}) or for a caller ({@link #within}). */
@@ -82,11 +75,7 @@ final class RedisCalls {
         return new Sender() {
             @Override
             public <T> CompletableFuture<T> send(RedisCommand<T> command) {
-                try {
-                    return transport.send(command, deadline, beforeSend);
-                } catch (RuntimeException e) {
-                    return CompletableFuture.failedFuture(e);
-                }
+                return guarded(() -> transport.send(command, deadline, beforeSend));
             }
         };
     }
@@ -98,8 +87,16 @@ final class RedisCalls {
 
     /** Starts a call the caller waits for (a blocking transport runs it here), {@code beforeSend} just before it is written. */
     <T> CompletableFuture<T> start(RedisCommand<T> command, long deadline, Runnable beforeSend) {
+        return guarded(() -> transport.call(command, deadline, beforeSend));
+    }
+
+    /**
+     * A transport that throws instead of failing its answer still reaches the caller as a failed answer (a null, for
+     * {@link #sendIfConnected} nothing sent, passes through).
+     */
+    private static <T> CompletableFuture<T> guarded(Supplier<CompletableFuture<T>> sending) {
         try {
-            return transport.call(command, deadline, beforeSend);
+            return sending.get();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

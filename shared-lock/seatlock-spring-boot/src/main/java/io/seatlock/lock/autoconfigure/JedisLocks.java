@@ -11,6 +11,8 @@ import redis.clients.jedis.JedisClientConfig;
 
 import javax.net.ssl.SSLParameters;
 import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
@@ -85,7 +87,7 @@ final class JedisLocks {
     }
 
     private static String decode(String part) {
-        return java.net.URLDecoder.decode(part, java.nio.charset.StandardCharsets.UTF_8);
+        return URLDecoder.decode(part, StandardCharsets.UTF_8);
     }
 
     private static JedisClientConfig config(RedisEndpoints endpoints) {

@@ -39,7 +39,7 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
     static Node node(String hostAndPort) {
         int colon = hostAndPort.lastIndexOf(':');
         if (colon <= 0) {
-            throw new IllegalArgumentException("cluster node must be host:port, was '" + hostAndPort + "'");
+            throw new IllegalArgumentException("a node must be host:port, was '" + hostAndPort + "'");
         }
         return new Node(hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1)));
     }

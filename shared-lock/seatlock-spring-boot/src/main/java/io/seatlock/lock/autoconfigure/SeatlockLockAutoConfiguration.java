@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.autoconfigure.SeatlockLockProperties.ClientType;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.lock.spi.LockListeners;
@@ -21,21 +22,24 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
-import io.seatlock.lock.autoconfigure.SeatlockLockProperties.ClientType;
 
 import java.util.Locale;
 
 /**
  * The Redis lock from {@code seatlock.lock.*}: on {@code seatlock.lock.redis-url} or
  * {@code cluster-nodes} when set, else on the application's own {@code spring.data.redis.*} connection
- * (when Spring Data Redis is on the class path); carried by Lettuce or Jedis ({@code seatlock.lock.client-type}). Backs off when the application defines its own
- * {@link DistributedLock}; Micrometer metrics when Micrometer is on the class path.
+ * (when Spring Data Redis is on the class path); carried by Lettuce or Jedis ({@code seatlock.lock.client-type}).
+ * Backs off when the application defines its own {@link DistributedLock}; Micrometer metrics when Micrometer is on
+ * the class path.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass(RedisLockClient.class)
 @ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SeatlockLockProperties.class)
 public class SeatlockLockAutoConfiguration {
+
+    private static final String LETTUCE = "io.lettuce.core.RedisClient";
+    private static final String JEDIS = "io.seatlock.lock.redis.jedis.JedisTransport";
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(DistributedLock.class)
@@ -51,15 +55,12 @@ public class SeatlockLockAutoConfiguration {
         };
     }
 
-    private static final String LETTUCE = "io.lettuce.core.RedisClient";
-    private static final String JEDIS = "io.seatlock.lock.redis.jedis.JedisTransport";
-
     /**
      * {@code seatlock.lock.client-type}; else {@code spring.data.redis.client-type}, so the lock follows the
      * application's own Redis client; else Lettuce if it is there, else Jedis. A client that is asked for and
      * missing stops the application with a message naming what to add.
      */
-    static ClientType clientType(SeatlockLockProperties properties, Environment environment, ClassLoader classLoader) {
+    private static ClientType clientType(SeatlockLockProperties properties, Environment environment, ClassLoader classLoader) {
         boolean lettuce = ClassUtils.isPresent(LETTUCE, classLoader);
         boolean jedis = ClassUtils.isPresent(JEDIS, classLoader);
         ClientType chosen = properties.clientType();

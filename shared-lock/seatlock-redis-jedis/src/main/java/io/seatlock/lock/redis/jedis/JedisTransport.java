@@ -251,12 +251,15 @@ public final class JedisTransport implements RedisTransport {
             return (T) existsOneByOne(exists, deadline); // keys in different slots live on different nodes
         }
         ConnectionProvider connections = provider(deadline);
+        if (command instanceof RedisCommand.Scan scan && connections instanceof ClusterConnectionProvider clusterNodes) {
+            return (T) scanEveryMaster(clusterNodes, scan.pattern(), deadline);
+        }
         for (int attempt = 0; ; attempt++) {
             Connection connection = connectionFor(connections, command);
             try {
                 connection.setSoTimeout(millisLeft(deadline));
                 beforeSend.run();
-                return run(connection, command, deadline);
+                return run(connection, command);
             } catch (JedisMovedDataException | JedisAskDataException e) {
                 if (attempt > 0 || !(connections instanceof ClusterConnectionProvider clusterNodes)) {
                     throw e;
@@ -269,7 +272,7 @@ public final class JedisTransport implements RedisTransport {
     }
 
     @SuppressWarnings("unchecked")
-    private <T> T run(Connection connection, RedisCommand<T> command, long deadline) {
+    private static <T> T run(Connection connection, RedisCommand<T> command) {
         Object answer;
         if (command instanceof RedisCommand.Script script) {
             answer = script(connection, script);
@@ -282,7 +285,9 @@ public final class JedisTransport implements RedisTransport {
             connection.sendCommand(Protocol.Command.GET, get.key());
             answer = connection.getBulkReply();
         } else if (command instanceof RedisCommand.Scan scan) {
-            answer = scan(connection, scan.pattern(), deadline);
+            List<String> keys = new ArrayList<>();
+            scanNode(connection, scan.pattern(), keys);
+            answer = keys;
         } else if (command instanceof RedisCommand.Exists exists) {
             answer = exists(connection, exists.keys());
         } else {
@@ -346,18 +351,14 @@ public final class JedisTransport implements RedisTransport {
         return all;
     }
 
-    /** SCAN on this connection's node; on a cluster, on every master (each through a connection of its own). */
-    private List<String> scan(Connection connection, String pattern, long deadline) {
+    /** SCAN on every master of a cluster, each through a connection of its own, within the one deadline. */
+    private List<String> scanEveryMaster(ClusterConnectionProvider clusterNodes, String pattern, long deadline) {
         List<String> keys = new ArrayList<>();
-        if (provider instanceof ClusterConnectionProvider clusterNodes) {
-            for (var pool : clusterNodes.getPrimaryNodes().values()) {
-                try (Connection node = pool.getResource()) {
-                    node.setSoTimeout(millisLeft(deadline));
-                    scanNode(node, pattern, keys);
-                }
+        for (var pool : clusterNodes.getPrimaryNodes().values()) {
+            try (Connection node = pool.getResource()) {
+                node.setSoTimeout(millisLeft(deadline));
+                scanNode(node, pattern, keys);
             }
-        } else {
-            scanNode(connection, pattern, keys);
         }
         return keys;
     }
