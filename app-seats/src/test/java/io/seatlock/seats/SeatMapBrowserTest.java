@@ -154,6 +154,27 @@ class SeatMapBrowserTest {
         }
     }
 
+    /**
+     * GH-20 item 5: the page's polls go through the browser's cache, which sends the map's ETag back; while the
+     * map is unchanged the replica answers 304 with no body, and the page still shows the map and its changes.
+     */
+    @Test
+    void anOpenPageRevalidatesTheMapAndGetsNotModifiedWhileNothingChanges() {
+        WebDriver viewer = HeadlessChromium.open(Viewport.DESKTOP);
+        try {
+            String[] notModified = {"uri", "/api/events/{event}/seats", "status", "304"};
+            long before = app.timed("http.server.requests", notModified);
+            open(viewer, "/");
+            await().atMost(Duration.ofSeconds(60)).until(() -> app.timed("http.server.requests", notModified) >= before + 2);
+            assertThat(seat(viewer, "1A").getAttribute("data-status")).isIn("FREE", "BOOKED");
+
+            assertThat(app.book("concert", "17R", "vera@example.com", "Vera").statusCode()).isEqualTo(201);
+            waitForStatus(viewer, "17R", "BOOKED");
+        } finally {
+            viewer.quit();
+        }
+    }
+
     @Test
     void aBuyerWhosePageIsBehindSubmitsAndHearsJustTakenFromTheReferee() {
         WebDriver nina = HeadlessChromium.open(Viewport.DESKTOP);

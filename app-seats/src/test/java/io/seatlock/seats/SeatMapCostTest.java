@@ -124,4 +124,55 @@ class SeatMapCostTest {
                     .isLessThan(Duration.ofSeconds(2));
         }
     }
+
+    /**
+     * GH-20 item 5: a snapshot is serialized once and named by an ETag, so a viewer whose map is current gets
+     * 304 and no body, from either replica; a seat held elsewhere or booked changes the tag and the viewer gets
+     * the new map, the held seat within the promised 2 s, the booking at once.
+     */
+    @Test
+    void aViewerWhoseMapIsCurrentGetsNotModifiedWithNoBodyUntilTheMapChanges() throws Exception {
+        String seats = "/api/events/concert/seats";
+        try (OwnedRedis redis = new OwnedRedis();
+             SeatsReplica a = SeatsReplica.start("etag-a", servers, 1, Map.of(
+                     "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
+             SeatsReplica b = SeatsReplica.start("etag-b", servers, 1, Map.of(
+                     "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
+             RedisLockClient someoneElse = RedisLockClient.over(
+                     LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()),
+                     Duration.ofSeconds(2)), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()),
+                     LockListener.NOOP)) {
+            HttpResponse<String> first = a.get(seats);
+            assertThat(first.statusCode()).isEqualTo(200);
+            assertThat(first.headers().firstValue("Cache-Control")).hasValue("no-cache");
+            assertThat(first.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/json"));
+            assertThat(first.body()).contains("{\"seat\":\"1A\",\"status\":\"FREE\"}");
+            String tag = first.headers().firstValue("ETag").orElseThrow();
+            assertThat(tag).matches("\"[A-Za-z0-9_-]{22}\"");
+
+            HttpResponse<String> unchanged = a.get(seats, "If-None-Match", tag);
+            assertThat(unchanged.statusCode()).isEqualTo(304);
+            assertThat(unchanged.body()).isEmpty();
+            assertThat(unchanged.headers().firstValue("ETag")).hasValue(tag);
+            assertThat(b.get(seats).headers().firstValue("ETag")).as("the same map on the other replica").hasValue(tag);
+            assertThat(b.get(seats, "If-None-Match", tag).statusCode()).isEqualTo(304);
+
+            someoneElse.tryAcquire("seat:concert:9K", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+            long heldAt = System.nanoTime();
+            HttpResponse<String> held = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> a.get(seats, "If-None-Match", tag), r -> r.statusCode() != 304);
+            assertThat(Duration.ofNanos(System.nanoTime() - heldAt)).as("map staleness").isLessThan(Duration.ofSeconds(2));
+            assertThat(held.statusCode()).isEqualTo(200);
+            assertThat(held.body()).contains("{\"seat\":\"9K\",\"status\":\"HELD\"}");
+            String heldTag = held.headers().firstValue("ETag").orElseThrow();
+            assertThat(heldTag).isNotEqualTo(tag);
+
+            assertThat(a.book("concert", "3C", "omar@example.com", "Omar").statusCode()).isEqualTo(201);
+            HttpResponse<String> booked = a.get(seats, "If-None-Match", heldTag);
+            assertThat(booked.statusCode()).as("a booking made here shows in the next view at once").isEqualTo(200);
+            assertThat(booked.body()).contains("{\"seat\":\"3C\",\"status\":\"BOOKED\"}");
+            assertThat(booked.headers().firstValue("ETag").orElseThrow()).isNotEqualTo(heldTag);
+        }
+    }
 }

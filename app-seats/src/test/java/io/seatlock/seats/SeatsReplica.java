@@ -78,6 +78,11 @@ public final class SeatsReplica implements AutoCloseable {
         return send(HttpRequest.newBuilder(uri(path)).GET().build());
     }
 
+    /** A GET with headers, given as name, value, name, value... */
+    public HttpResponse<String> get(String path, String... headers) {
+        return send(HttpRequest.newBuilder(uri(path)).headers(headers).GET().build());
+    }
+
     public URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
     }
@@ -85,6 +90,12 @@ public final class SeatsReplica implements AutoCloseable {
     public double counter(String name, String... tags) {
         var counter = context.getBean(MeterRegistry.class).find(name).tags(tags).counter();
         return counter == null ? 0 : counter.count();
+    }
+
+    /** How many times a timer recorded (a served request, say), 0 if it never did. */
+    public long timed(String name, String... tags) {
+        var timer = context.getBean(MeterRegistry.class).find(name).tags(tags).timer();
+        return timer == null ? 0 : timer.count();
     }
 
     public ConfigurableApplicationContext context() {

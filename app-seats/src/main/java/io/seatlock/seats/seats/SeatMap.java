@@ -6,11 +6,17 @@ import io.seatlock.seats.SeatsProperties;
 import io.seatlock.seats.booking.SeatBooked;
 import io.seatlock.seats.booking.SeatId;
 import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +34,10 @@ import java.util.stream.Collectors;
  * at a time once it is older than {@code seats.map-max-age}. While that refresh runs, other views get the
  * previous snapshot if it is younger than {@link SeatsProperties#MAP_NEVER_OLDER_THAN}, else they wait for
  * the refresh. So a view costs Redis and PostgreSQL nothing most of the time, whatever the crowd's size.
+ *
+ * <p>A snapshot is serialized once, when it is taken, and named by a hash of those bytes (its entity tag): a
+ * view writes the same bytes to every viewer, or nothing at all to a viewer that already has them. Equal
+ * maps have equal tags on every replica.
  */
 @Component
 class SeatMap {
@@ -44,9 +54,19 @@ class SeatMap {
     enum SeatStatus { FREE, HELD, BOOKED }
 
     private record SeatRow(String label, boolean booked, String buyerName) {
+        /* By column name: Spring's record mapper looks for "buyerName" first, and the driver throws for each row. */
+        static final RowMapper<SeatRow> COLUMNS = (rs, n) ->
+                new SeatRow(rs.getString("label"), rs.getBoolean("booked"), rs.getString("buyer_name"));
     }
 
-    private record Snapshot(List<SeatView> seats, long takenAtNanos) {
+    /** The seats as JSON, and the entity tag naming those bytes; empty bytes when there is no such event. */
+    record MapView(byte[] json, String etag) {
+        boolean found() {
+            return json.length > 0;
+        }
+    }
+
+    private record Snapshot(MapView view, long takenAtNanos) {
         boolean youngerThan(Duration age) {
             return System.nanoTime() - takenAtNanos < age.toNanos();
         }
@@ -54,6 +74,7 @@ class SeatMap {
 
     private final JdbcClient jdbc;
     private final DistributedLock lock;
+    private final JsonMapper json;
     private final Duration maxAge;
     /** Only events that exist: an unknown id is never cached, so made-up ids cannot fill memory. */
     private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
@@ -61,9 +82,10 @@ class SeatMap {
     /** When this replica last booked a seat of each event (events that exist only). */
     private final Map<String, Long> bookedHereAt = new ConcurrentHashMap<>();
 
-    SeatMap(JdbcClient jdbc, DistributedLock lock, SeatsProperties properties) {
+    SeatMap(JdbcClient jdbc, DistributedLock lock, JsonMapper json, SeatsProperties properties) {
         this.jdbc = jdbc;
         this.lock = lock;
+        this.json = json;
         this.maxAge = properties.mapMaxAge();
     }
 
@@ -71,33 +93,33 @@ class SeatMap {
         return jdbc.sql("SELECT id, name, starts_at FROM events ORDER BY starts_at, id").query(EventView.class).list();
     }
 
-    /** Every seat of the event, row by row, from the shared snapshot; empty if there is no such event. */
-    List<SeatView> seats(String event) {
+    /** Every seat of the event, row by row, from the shared snapshot; not found if there is no such event. */
+    MapView seats(String event) {
         Snapshot last = snapshots.get(event);
         if (last != null && last.youngerThan(maxAge)) {
-            return last.seats();
+            return last.view();
         }
         CompletableFuture<Snapshot> mine = new CompletableFuture<>();
         CompletableFuture<Snapshot> running = refreshing.putIfAbsent(event, mine);
         if (running != null) {
             if (last != null && last.youngerThan(SeatsProperties.MAP_NEVER_OLDER_THAN)) {
-                return last.seats();
+                return last.view();
             }
             try {
-                return running.join().seats(); // bounded: the refresh's own PostgreSQL and Redis timeouts
+                return running.join().view(); // bounded: the refresh's own PostgreSQL and Redis timeouts
             } catch (CompletionException e) {
                 throw e.getCause() instanceof RuntimeException cause ? cause : e;
             }
         }
         try {
             long started = System.nanoTime();
-            Snapshot fresh = new Snapshot(load(event), started);
+            Snapshot fresh = new Snapshot(serialized(load(event)), started);
             Long bookedHere = bookedHereAt.get(event);
-            if (!fresh.seats().isEmpty() && (bookedHere == null || bookedHere - started < 0)) {
+            if (fresh.view().found() && (bookedHere == null || bookedHere - started < 0)) {
                 snapshots.put(event, fresh); // not if a booking here committed while it was read
             }
             mine.complete(fresh);
-            return fresh.seats();
+            return fresh.view();
         } catch (RuntimeException e) {
             mine.completeExceptionally(e);
             throw e;
@@ -106,11 +128,24 @@ class SeatMap {
         }
     }
 
+    private MapView serialized(List<SeatView> seats) {
+        if (seats.isEmpty()) {
+            return new MapView(new byte[0], "");
+        }
+        byte[] bytes = json.writeValueAsBytes(seats);
+        try {
+            byte[] hash = Arrays.copyOf(MessageDigest.getInstance("SHA-256").digest(bytes), 16);
+            return new MapView(bytes, '"' + Base64.getUrlEncoder().withoutPadding().encodeToString(hash) + '"');
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
     private List<SeatView> load(String event) {
         List<SeatRow> rows = jdbc.sql("""
                         SELECT label, buyer_email IS NOT NULL AS booked, buyer_name FROM seats WHERE event_id = :event
                         ORDER BY length(substring(label from '[A-Z]+$')), substring(label from '[A-Z]+$'), length(label), label""")
-                .param("event", event).query(SeatRow.class).list();
+                .param("event", event).query(SeatRow.COLUMNS).list();
         Set<String> held = heldSeats(event, rows.stream().filter(r -> !r.booked()).map(SeatRow::label).toList());
         return rows.stream().map(r -> new SeatView(r.label(), status(r, held))).toList();
     }
@@ -127,7 +162,7 @@ class SeatMap {
         return jdbc.sql("""
                         SELECT label, buyer_email IS NOT NULL AS booked, buyer_name FROM seats
                         WHERE event_id = :event AND label = :seat""")
-                .param("event", id.event()).param("seat", id.seat()).query(SeatRow.class).optional()
+                .param("event", id.event()).param("seat", id.seat()).query(SeatRow.COLUMNS).optional()
                 .map(row -> new SeatDetail(row.label(), status(row, row.booked() ? Set.of()
                         : heldSeats(id.event(), List.of(row.label()))), row.booked() ? row.buyerName() : null));
     }

@@ -3,11 +3,15 @@ package io.seatlock.seats.seats;
 import io.seatlock.seats.booking.SeatId;
 import io.seatlock.seats.booking.SeatNotFound;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.CacheControl;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -31,20 +35,27 @@ class SeatsController {
         return seatMap.events();
     }
 
-    @Operation(summary = "Every seat of an event: FREE, HELD (someone is booking it now) or BOOKED", responses = {
-            @ApiResponse(responseCode = "200", description = "the seats, row by row"),
+    @Operation(summary = "Every seat of an event: FREE, HELD (someone is booking it now) or BOOKED", description = """
+            The map is at most 2 s old. Each answer carries an ETag and Cache-Control: no-cache: a client that sends \
+            it back in If-None-Match gets 304 Not Modified, with no body, while the map is unchanged (a browser's \
+            cache does this by itself).""", responses = {
+            @ApiResponse(responseCode = "200", description = "the seats, row by row", content = @Content(
+                    mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = SeatMap.SeatView.class)))),
+            @ApiResponse(responseCode = "304", description = "not modified: the map is the one the If-None-Match ETag names"),
             @ApiResponse(responseCode = "400", description = "bad-seat-address: malformed event id",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
             @ApiResponse(responseCode = "404", description = "not-found: no such event",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class)))})
     @GetMapping("/api/events/{event}/seats")
-    List<SeatMap.SeatView> seats(@PathVariable String event) {
+    ResponseEntity<byte[]> seats(@PathVariable String event) {
         SeatId.requireEventId(event);
-        List<SeatMap.SeatView> seats = seatMap.seats(event);
-        if (seats.isEmpty()) {
+        SeatMap.MapView map = seatMap.seats(event);
+        if (!map.found()) {
             throw new SeatNotFound("event " + event);
         }
-        return seats;
+        // Spring answers 304 for a GET whose If-None-Match names this ETag, and writes no body.
+        return ResponseEntity.ok().eTag(map.etag()).cacheControl(CacheControl.noCache())
+                .contentType(MediaType.APPLICATION_JSON).body(map.json());
     }
 
     @Operation(summary = "One seat; the buyer's name when booked (never the e-mail)", responses = {
