@@ -11,6 +11,7 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -393,16 +394,37 @@ public final class BenchMain {
      */
     private static void onSaleCrowd() throws Exception {
         int viewers = Integer.getInteger("bench.viewers", 2000);
-        int rounds = Integer.getInteger("bench.onsale.rounds", 3);
+        int rounds = Integer.getInteger("bench.onsale.rounds", 5);
         StringBuilder md = new StringBuilder();
         try (OnSale sale = new OnSale(true)) {
             sale.warmUp();
             List<String> seats = sale.eventWithSeats(400);
+            // Warm up with the crowd too, until the JIT has settled: two replicas' worth of code compiles for minutes
+            // on 2 cores, and a round it falls in would lose that CPU to it, with or without the crowd.
+            var jit = ManagementFactory.getCompilationMXBean();
+            long warmUpStarted = System.nanoTime();
+            int warmUps = 0;
+            double jitShare;
+            do {
+                long compiledBefore = jit.getTotalCompilationTime();
+                long started = System.nanoTime();
+                try (OnSale.Crowd crowd = sale.crowd(viewers)) {
+                    sale.run("warm-up with the crowd", 2000, OnSale.randomSeat(seats, ++warmUps));
+                }
+                sale.eventWithSeats(400);
+                jitShare = (jit.getTotalCompilationTime() - compiledBefore) / ((System.nanoTime() - started) / 1e6);
+            } while (jitShare > 0.10 && warmUps < 30);
+            md.append(String.format(Locale.ROOT, "Warmed up with %d booking rounds beside the crowd (%.0f s); in the last one the "
+                    + "JIT's compilation time (summed over its threads) was %.0f %% of the round's.%n%n", warmUps,
+                    (System.nanoTime() - warmUpStarted) / 1e9, jitShare * 100));
             double[] cost = sale.crowdCost(viewers, 10);
-            md.append(String.format(Locale.ROOT, "%d viewers alone, 10 s: %.0f views/s answered (%d failed); Redis commands "
+            md.append(String.format(Locale.ROOT, "%d viewers alone, 10 s: %.0f views/s answered (%d failed, %.0f %% of them 304 Not "
+                    + "Modified); Redis commands "
                     + "per viewer-second %.3f, PostgreSQL transactions per viewer-second %.4f; this JVM (both replicas and the "
-                    + "crowd's client) used %.2f of the machine's %d cores, the machine's CPU was %.0f %% busy.%n%n", viewers,
-                    cost[2], (long) cost[3], cost[0], cost[1], cost[4], (int) cost[6], cost[5] * 100));
+                    + "crowd's client) used %.2f of the machine's %d cores (the replicas' request threads %.2f, the crowd's page threads "
+                    + "%.2f), the machine's CPU was %.0f %% busy.%n%n", viewers,
+                    cost[2], (long) cost[3], cost[9] * 100, cost[0], cost[1], cost[4], (int) cost[6], cost[7], cost[8],
+                    cost[5] * 100));
             md.append("| round | crowd | buyers | winners | winners p50 / p99 ms | losers p50 / p99 ms | requests/s |\n"
                     + "|---|---|---|---|---|---|---|\n");
             Map<Boolean, List<OnSale.Result>> byCrowd = new LinkedHashMap<>();
@@ -426,8 +448,15 @@ public final class BenchMain {
             }
             double[] p99Without = byCrowd.get(false).stream().mapToDouble(r -> Math.max(r.winnerP99(), r.loserP99())).toArray();
             double[] p99With = byCrowd.get(true).stream().mapToDouble(r -> Math.max(r.winnerP99(), r.loserP99())).toArray();
-            md.append(String.format(Locale.ROOT, "%nBuyers' p99 (all answers), mean of %d rounds: %.1f ms without the crowd, "
-                    + "%.1f ms with it (%.2fx).%n", rounds, mean(p99Without), mean(p99With), mean(p99With) / mean(p99Without)));
+            double[] p50Without = byCrowd.get(false).stream().mapToDouble(r -> Math.max(r.winnerP50(), r.loserP50())).toArray();
+            double[] p50With = byCrowd.get(true).stream().mapToDouble(r -> Math.max(r.winnerP50(), r.loserP50())).toArray();
+            md.append(String.format(Locale.ROOT, "%nBuyers' latency, the slower of winners and losers, %d rounds; the ratio is "
+                    + "taken per round (with and without the crowd back to back), then its mean and 95 %% confidence "
+                    + "interval:%n%n", rounds));
+            md.append("| viewers | measure | without the crowd (mean) | with it (mean) | with / without, mean [95 % CI] | per round |\n"
+                    + "|---|---|---|---|---|---|\n");
+            md.append(ratioRow(viewers, "p50 ms", p50Without, p50With, "%.1f"));
+            md.append(ratioRow(viewers, "p99 ms", p99Without, p99With, "%.1f"));
         }
         write("on-sale-crowd.md", md.toString());
     }

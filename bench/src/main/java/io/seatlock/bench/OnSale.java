@@ -8,21 +8,32 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import one.profiler.AsyncProfiler;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -140,22 +151,51 @@ final class OnSale implements AutoCloseable {
 
     /**
      * An on-sale crowd watching the map: {@code viewers} simulated pages, each asking for the event's seats every
-     * 2 s (as the page polls), spread evenly over time and over both replicas. Stops when closed.
+     * 2 s (as the page polls), spread evenly over time and over both replicas. Each page sends back the ETag of the
+     * map it has, as the browser's cache does for the page, and counts a 304 as an answer. The views go out from
+     * a fixed pool of page threads over kept-alive connections ({@link KeepAliveViews}). Stops when closed.
      */
     final class Crowd implements AutoCloseable {
+        private static final int PAGE_THREADS = 64;
         private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
+        private final ExecutorService pages = Executors.newFixedThreadPool(PAGE_THREADS, r -> new Thread(r, CROWD_THREAD));
+        private final List<KeepAliveViews> replicas = new ArrayList<>();
         private final AtomicLong answered = new AtomicLong();
+        private final AtomicLong notModified = new AtomicLong();
         private final AtomicLong failed = new AtomicLong();
 
         Crowd(int viewers) {
+            for (ConfigurableApplicationContext app : apps) {
+                replicas.add(new KeepAliveViews("127.0.0.1", port(app), PAGE_THREADS, 10_000));
+            }
             long everyMicros = 2_000_000L / viewers;
+            AtomicReferenceArray<String> etags = new AtomicReferenceArray<>(viewers);
             AtomicLong n = new AtomicLong();
             ticks.scheduleAtFixedRate(() -> {
-                int port = port(apps.get((int) (n.incrementAndGet() % 2)));
-                http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/events/big/seats"))
-                        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding())
-                        .whenComplete((r, e) -> (e == null && r.statusCode() == 200 ? answered : failed).incrementAndGet());
+                long tick = n.incrementAndGet();
+                int viewer = (int) (tick % viewers);
+                KeepAliveViews replica = replicas.get((int) (tick % replicas.size()));
+                pages.execute(() -> {
+                    try {
+                        KeepAliveViews.Answer r = replica.get("/api/events/big/seats", etags.get(viewer));
+                        if (r.status() == 200) {
+                            etags.set(viewer, r.etag());
+                            answered.incrementAndGet();
+                        } else if (r.status() == 304) {
+                            notModified.incrementAndGet();
+                            answered.incrementAndGet();
+                        } else {
+                            failed.incrementAndGet();
+                        }
+                    } catch (IOException e) {
+                        failed.incrementAndGet();
+                    }
+                });
             }, 0, everyMicros, TimeUnit.MICROSECONDS);
+        }
+
+        long notModified() {
+            return notModified.get();
         }
 
         long answered() {
@@ -167,8 +207,11 @@ final class OnSale implements AutoCloseable {
         }
 
         @Override
-        public void close() {
+        public void close() throws InterruptedException {
             ticks.shutdownNow();
+            pages.shutdownNow();
+            pages.awaitTermination(30, TimeUnit.SECONDS);
+            replicas.forEach(KeepAliveViews::close);
         }
     }
 
@@ -178,28 +221,85 @@ final class OnSale implements AutoCloseable {
 
     /**
      * What the crowd alone costs over {@code seconds}: Redis commands and PostgreSQL transactions per viewer-second,
-     * views answered per second, failures, the cores this JVM (both replicas and the crowd) used, and the whole
-     * machine's CPU load (0-1) and core count.
+     * views answered per second, failures, the cores this JVM (both replicas and the crowd) used, the whole
+     * machine's CPU load (0-1) and core count, the cores the replicas' request threads and the crowd's client used,
+     * and the share of answers that were 304 Not Modified. Rates are over the time measured, not the time asked for.
      */
-    double[] crowdCost(int viewers, int seconds) throws InterruptedException {
+    double[] crowdCost(int viewers, int seconds) throws Exception {
         try (Crowd crowd = crowd(viewers)) {
             Thread.sleep(2000); // the first views fill the snapshots
             long redisBefore = redisCommands();
             long txBefore = checkouts();
             long answeredBefore = crowd.answered();
-            var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            long notModifiedBefore = crowd.notModified();
+            var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             long cpuBefore = os.getProcessCpuTime();
-            double machineLoad = 0;
-            for (int i = 0; i < seconds * 10; i++) {
-                Thread.sleep(100);
-                machineLoad += os.getCpuLoad();
+            Map<String, Long> threadsBefore = cpuByThreadGroup();
+            long started = System.nanoTime();
+            long[] machineBefore = machineCpuTicks();
+            try (AutoCloseable profile = profileTo(System.getProperty("bench.crowd.profile"))) {
+                while (System.nanoTime() - started < TimeUnit.SECONDS.toNanos(seconds)) {
+                    Thread.sleep(100);
+                }
             }
-            double viewerSeconds = (double) viewers * seconds;
+            double elapsed = (System.nanoTime() - started) / 1e9;
+            double viewerSeconds = viewers * elapsed;
+            Map<String, Long> threadsAfter = cpuByThreadGroup();
+            long answered = crowd.answered() - answeredBefore;
             return new double[] {(redisCommands() - redisBefore) / viewerSeconds, (checkouts() - txBefore) / viewerSeconds,
-                    (crowd.answered() - answeredBefore) / (double) seconds, crowd.failed(),
-                    (os.getProcessCpuTime() - cpuBefore) / 1e9 / seconds, machineLoad / (seconds * 10),
-                    os.getAvailableProcessors()};
+                    answered / elapsed, crowd.failed(), (os.getProcessCpuTime() - cpuBefore) / 1e9 / elapsed,
+                    busyShare(machineBefore, machineCpuTicks()), os.getAvailableProcessors(),
+                    (threadsAfter.getOrDefault(SERVER, 0L) - threadsBefore.getOrDefault(SERVER, 0L)) / 1e9 / elapsed,
+                    (threadsAfter.getOrDefault(CLIENT, 0L) - threadsBefore.getOrDefault(CLIENT, 0L)) / 1e9 / elapsed,
+                    (crowd.notModified() - notModifiedBefore) / (double) Math.max(1, answered)};
         }
+    }
+
+    /**
+     * With {@code -Dbench.crowd.profile=file.txt}: a CPU profile of the crowd alone (async-profiler, collapsed
+     * stacks per thread), written when closed.
+     */
+    private static AutoCloseable profileTo(String file) throws Exception {
+        if (file == null) {
+            return () -> { };
+        }
+        AsyncProfiler profiler = AsyncProfiler.getInstance();
+        profiler.execute("start,event=cpu,interval=1ms,threads");
+        return () -> profiler.execute("stop,file=" + Path.of(file).toAbsolutePath() + ",collapsed");
+    }
+
+    /** All CPUs' busy and total ticks from /proc/stat: the whole machine, whatever container quota the JVM sees. */
+    private static long[] machineCpuTicks() throws IOException {
+        String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+        long total = 0;
+        for (int i = 1; i <= 8; i++) { // user .. steal; guest time is counted in user already
+            total += Long.parseLong(cpu[i]);
+        }
+        long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]); // idle + iowait
+        return new long[] {total - idle, total};
+    }
+
+    private static double busyShare(long[] before, long[] after) {
+        return (after[0] - before[0]) / (double) Math.max(1, after[1] - before[1]);
+    }
+
+    private static final String SERVER = "the replicas' request threads";
+    private static final String CLIENT = "the crowd's page threads";
+    private static final String CROWD_THREAD = "crowd-page";
+
+    /** CPU time of live threads so far: Tomcat's request threads (both replicas), the JDK HTTP client's, the rest. */
+    private static Map<String, Long> cpuByThreadGroup() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Map<String, Long> cpu = new HashMap<>();
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            long nanos = info == null ? -1 : threads.getThreadCpuTime(info.getThreadId());
+            if (nanos > 0) {
+                String name = info.getThreadName();
+                String group = name.startsWith("http-nio") ? SERVER : name.equals(CROWD_THREAD) ? CLIENT : "other";
+                cpu.merge(group, nanos, Long::sum);
+            }
+        }
+        return cpu;
     }
 
     static IntFunction<String> randomSeat(List<String> seats, long seed) {
