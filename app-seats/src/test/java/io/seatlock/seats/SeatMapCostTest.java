@@ -18,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -41,6 +42,22 @@ class SeatMapCostTest {
         return redis.server().commandCalls().getOrDefault(command, 0L);
     }
 
+    /** A replica on the test's own Redis; {@code extra} properties as name, value pairs. */
+    private static SeatsReplica replica(String name, OwnedRedis redis, String... extra) {
+        Map<String, String> properties = new HashMap<>(Map.of(
+                "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
+        for (int i = 0; i < extra.length; i += 2) {
+            properties.put(extra[i], extra[i + 1]);
+        }
+        return SeatsReplica.start(name, servers, 1, properties);
+    }
+
+    /** Another process's lock client on the same Redis and key prefix: a buyer booking elsewhere. */
+    private static RedisLockClient someoneElse(OwnedRedis redis) {
+        return RedisLockClient.over(LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()),
+                Duration.ofSeconds(2)), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
+    }
+
     @Test
     void aSeatMapViewAsksOnlyAboutTheEventsSeatsHoweverLargeRedisIs() throws Exception {
         try (OwnedRedis redis = new OwnedRedis()) {
@@ -49,13 +66,9 @@ class SeatMapCostTest {
             assertThat(populated).isEqualTo("OK");
             long keys = redis.server().with(r -> r.dbsize());
             assertThat(keys).isGreaterThanOrEqualTo(1_000_000L);
-            try (SeatsReplica app = SeatsReplica.start("map", servers, 1, Map.of(
-                    "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h",
-                    "seats.map-max-age", "0ms")); // every view refreshes: the cost of one refresh
-                 RedisLockClient someoneElse = RedisLockClient.over(
-                         LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()),
-                         Duration.ofSeconds(2)),
-                         RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP)) {
+            // seats.map-max-age 0: every view refreshes, so one view shows the cost of one refresh
+            try (SeatsReplica app = replica("map", redis, "seats.map-max-age", "0ms");
+                 RedisLockClient someoneElse = someoneElse(redis)) {
                 someoneElse.tryAcquire("seat:concert:7K", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
                 app.get("/api/events/concert/seats"); // warm up connections and code paths
                 long scansBefore = calls(redis, "scan");
@@ -82,12 +95,8 @@ class SeatMapCostTest {
     @Test
     void aCrowdOfViewersSharesOneSnapshotAndStillSeesAHeldSeatWithinTwoSeconds() throws Exception {
         try (OwnedRedis redis = new OwnedRedis();
-             SeatsReplica app = SeatsReplica.start("crowd", servers, 1, Map.of(
-                     "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
-             RedisLockClient someoneElse = RedisLockClient.over(
-                     LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()),
-                     Duration.ofSeconds(2)), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()),
-                     LockListener.NOOP)) {
+             SeatsReplica app = replica("crowd", redis);
+             RedisLockClient someoneElse = someoneElse(redis)) {
             app.get("/api/events/concert/seats");
             int viewers = 16;
             int viewsEach = 125;
@@ -134,14 +143,9 @@ class SeatMapCostTest {
     void aViewerWhoseMapIsCurrentGetsNotModifiedWithNoBodyUntilTheMapChanges() throws Exception {
         String seats = "/api/events/concert/seats";
         try (OwnedRedis redis = new OwnedRedis();
-             SeatsReplica a = SeatsReplica.start("etag-a", servers, 1, Map.of(
-                     "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
-             SeatsReplica b = SeatsReplica.start("etag-b", servers, 1, Map.of(
-                     "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
-             RedisLockClient someoneElse = RedisLockClient.over(
-                     LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()),
-                     Duration.ofSeconds(2)), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()),
-                     LockListener.NOOP)) {
+             SeatsReplica a = replica("etag-a", redis);
+             SeatsReplica b = replica("etag-b", redis);
+             RedisLockClient someoneElse = someoneElse(redis)) {
             HttpResponse<String> first = a.get(seats);
             assertThat(first.statusCode()).isEqualTo(200);
             assertThat(first.headers().firstValue("Cache-Control")).hasValue("no-cache");
