@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -193,7 +194,7 @@ public final class LettuceTransport implements RedisTransport {
     }
 
     @SuppressWarnings("unchecked")
-    private static <T> CompletableFuture<T> dispatch(RedisClusterAsyncCommands<String, String> r, RedisCommand<T> command) {
+    private <T> CompletableFuture<T> dispatch(RedisClusterAsyncCommands<String, String> r, RedisCommand<T> command) {
         try {
             Object answer;
             if (command instanceof RedisCommand.Script script) {
@@ -205,7 +206,8 @@ public final class LettuceTransport implements RedisTransport {
             } else if (command instanceof RedisCommand.Get get) {
                 answer = r.get(get.key()).toCompletableFuture();
             } else if (command instanceof RedisCommand.Scan scan) {
-                answer = scan(r, ScanArgs.Builder.matches(scan.pattern()).limit(1000), ScanCursor.INITIAL, new ArrayList<>());
+                answer = scan(r, ScanArgs.Builder.matches(scan.pattern()).limit(1000), ScanCursor.INITIAL, new ArrayList<>(),
+                        redis.computation());
             } else if (command instanceof RedisCommand.Exists exists) {
                 answer = exists(r, exists.keys());
             } else {
@@ -254,12 +256,12 @@ public final class LettuceTransport implements RedisTransport {
     }
 
     private static CompletableFuture<List<String>> scan(RedisClusterAsyncCommands<String, String> r, ScanArgs args,
-                                                        ScanCursor from, List<String> into) {
+                                                        ScanCursor from, List<String> into, Executor computation) {
         // The next page is asked for off Lettuce's I/O thread: a cluster scan may open a node connection and wait for it.
         return r.scan(from, args).toCompletableFuture().thenComposeAsync(page -> {
             into.addAll(page.getKeys());
-            return page.isFinished() ? CompletableFuture.completedFuture(into) : scan(r, args, page, into);
-        });
+            return page.isFinished() ? CompletableFuture.completedFuture(into) : scan(r, args, page, into, computation);
+        }, computation);
     }
 
     /** One EXISTS per key, all sent at once (a cluster routes each to its slot's node). */

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -54,6 +55,14 @@ final class RedisConnector implements AutoCloseable {
         this.connect = connect;
         this.commands = commands;
         this.connectPubSub = connectPubSub;
+    }
+
+    /**
+     * Lettuce's own computation threads (its client resources' event executors), for work that must not run on
+     * the I/O thread. Not CompletableFuture's default executor: with fewer than 3 cores that starts a thread per task.
+     */
+    Executor computation() {
+        return client.getResources().eventExecutorGroup();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
