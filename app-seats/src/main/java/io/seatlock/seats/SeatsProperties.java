@@ -51,7 +51,8 @@ public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
      * @param maxBackoff   longest pause between attempts of a failing row (it is never given up), and longest
      *                     pause of a replica whose sends keep failing
      * @param failurePause how long a replica whose send failed stops claiming rows, so others deliver them;
-     *                     doubles per consecutive failure up to max-backoff, back to none after a sent row
+     *                     doubles per consecutive failure up to max-backoff, and always outlasts the back-off the
+     *                     failed row was given; back to none after a sent row
      * @param from         sender address
      */
     public record Relay(@DefaultValue("500ms") Duration interval,

@@ -72,17 +72,23 @@ class OutboxRelay {
             if (row.isEmpty()) {
                 return;
             }
-            if (!deliver(row.get())) {
-                pauseClaiming();
+            Optional<Duration> failedRowBackoff = deliver(row.get());
+            if (failedRowBackoff.isPresent()) {
+                pauseClaiming(failedRowBackoff.get());
                 return;
             }
             failuresInARow = 0;
         }
     }
 
-    private void pauseClaiming() {
+    private void pauseClaiming(Duration failedRowBackoff) {
         int failures = ++failuresInARow;
         Duration pause = doubled(settings.failurePause(), failures - 1);
+        if (pause.compareTo(failedRowBackoff) <= 0) {
+            // A pause that ends with the row's back-off would let this replica win the row back each time: its next
+            // round is timed from the failure, as the row's due time is, so it claims first whoever else polls.
+            pause = failedRowBackoff.plus(settings.failurePause());
+        }
         pausedUntilNanos = System.nanoTime() + pause.toNanos();
         meters.counter("seats.outbox.paused").increment();
         log.warn("{} failed send(s) in a row here: this replica claims no outbox row for {} (others deliver them)",
@@ -101,13 +107,12 @@ class OutboxRelay {
                 .param("lease", settings.claimLease().toMillis() / 1000.0).query(Pending.class).optional();
     }
 
-    /** Sends one claimed row; false if the send failed (the row is handed back for a later attempt). */
-    private boolean deliver(Pending row) {
+    /** Sends one claimed row; if the send failed, the back-off the row was handed back with. */
+    private Optional<Duration> deliver(Pending row) {
         try {
             mail.send(message(row));
         } catch (MailException | MessagingException e) {
-            retryLater(row, e);
-            return false;
+            return Optional.of(retryLater(row, e));
         }
         try {
             jdbc.sql("""
@@ -121,10 +126,10 @@ class OutboxRelay {
             log.warn("sent {} but could not mark it sent; it will be resent once: {}", row.idempotencyKey(),
                     e.getMessage());
         }
-        return true;
+        return Optional.empty();
     }
 
-    private void retryLater(Pending row, Exception error) {
+    private Duration retryLater(Pending row, Exception error) {
         // 1 s, 2 s, 4 s ... per row: below the failing replica's own pause, so another replica gets it first.
         long backoff = doubled(Duration.ofSeconds(1), row.attempts()).toSeconds();
         try {
@@ -140,6 +145,7 @@ class OutboxRelay {
         meters.counter("seats.outbox.failed").increment();
         log.warn("could not send {} (attempt {}), retrying in {} s: {}", row.idempotencyKey(), row.attempts() + 1,
                 backoff, error.getMessage());
+        return Duration.ofSeconds(backoff);
     }
 
     /** {@code first} doubled {@code times} times, at most {@code seats.relay.max-backoff}. */
