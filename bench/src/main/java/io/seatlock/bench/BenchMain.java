@@ -458,7 +458,7 @@ public final class BenchMain {
             md.append(ratioRow(viewers, "p50 ms", p50Without, p50With, "%.1f"));
             md.append(ratioRow(viewers, "p99 ms", p99Without, p99With, "%.1f"));
         }
-        write("on-sale-crowd.md", md.toString());
+        write(OnSale.SEND_ETAGS ? "on-sale-crowd.md" : "on-sale-crowd-no-etags.md", md.toString());
     }
 
     private static void growth() throws Exception {

@@ -152,7 +152,8 @@ final class OnSale implements AutoCloseable {
     /**
      * An on-sale crowd watching the map: {@code viewers} simulated pages, each asking for the event's seats every
      * 2 s (as the page polls), spread evenly over time and over both replicas. Each page sends back the ETag of the
-     * map it has, as the browser's cache does for the page, and counts a 304 as an answer. The views go out from
+     * map it has, as the browser's cache does for the page (unless {@link #SEND_ETAGS} is off), and counts a 304
+     * as an answer. The views go out from
      * a fixed pool of page threads over kept-alive connections ({@link KeepAliveViews}). Stops when closed.
      */
     final class Crowd implements AutoCloseable {
@@ -177,7 +178,8 @@ final class OnSale implements AutoCloseable {
                 KeepAliveViews replica = replicas.get((int) (tick % replicas.size()));
                 pages.execute(() -> {
                     try {
-                        KeepAliveViews.Answer r = replica.get("/api/events/big/seats", etags.get(viewer));
+                        KeepAliveViews.Answer r = replica.get("/api/events/big/seats",
+                                SEND_ETAGS ? etags.get(viewer) : null);
                         if (r.status() == 200) {
                             etags.set(viewer, r.etag());
                             answered.incrementAndGet();
@@ -282,6 +284,9 @@ final class OnSale implements AutoCloseable {
     private static double busyShare(long[] before, long[] after) {
         return (after[0] - before[0]) / (double) Math.max(1, after[1] - before[1]);
     }
+
+    /** {@code -Dbench.crowd.etags=false}: viewers never send If-None-Match, so every view is a 200 with the map. */
+    static final boolean SEND_ETAGS = Boolean.parseBoolean(System.getProperty("bench.crowd.etags", "true"));
 
     private static final String SERVER = "the replicas' request threads";
     private static final String CLIENT = "the crowd's page threads";
