@@ -421,7 +421,7 @@ public final class BenchMain {
             md.append(String.format(Locale.ROOT, "%d viewers alone, 10 s: %.0f views/s answered (%d failed, %.0f %% of them 304 Not "
                     + "Modified); Redis commands "
                     + "per viewer-second %.3f, PostgreSQL transactions per viewer-second %.4f; this JVM (both replicas and the "
-                    + "crowd's client) used %.2f of the machine's %d cores (the replicas' request threads %.2f, the crowd's page threads "
+                    + "crowd's client) used %.2f of the machine's %d cores (the replicas' Tomcat threads %.2f, the crowd's page threads "
                     + "%.2f), the machine's CPU was %.0f %% busy.%n%n", viewers,
                     cost[2], (long) cost[3], cost[9] * 100, cost[0], cost[1], cost[4], (int) cost[6], cost[7], cost[8],
                     cost[5] * 100));

@@ -153,8 +153,8 @@ final class OnSale implements AutoCloseable {
      * An on-sale crowd watching the map: {@code viewers} simulated pages, each asking for the event's seats every
      * 2 s (as the page polls), spread evenly over time and over both replicas. Each page sends back the ETag of the
      * map it has, as the browser's cache does for the page (unless {@link #SEND_ETAGS} is off), and counts a 304
-     * as an answer. The views go out from
-     * a fixed pool of page threads over kept-alive connections ({@link KeepAliveViews}). Stops when closed.
+     * as an answer. The views go out from a fixed pool of page threads over kept-alive connections
+     * ({@link KeepAliveViews}). Stops when closed.
      */
     final class Crowd implements AutoCloseable {
         private static final int PAGE_THREADS = 64;
@@ -224,7 +224,7 @@ final class OnSale implements AutoCloseable {
     /**
      * What the crowd alone costs over {@code seconds}: Redis commands and PostgreSQL transactions per viewer-second,
      * views answered per second, failures, the cores this JVM (both replicas and the crowd) used, the whole
-     * machine's CPU load (0-1) and core count, the cores the replicas' request threads and the crowd's client used,
+     * machine's CPU load (0-1) and core count, the cores the replicas' Tomcat threads and the crowd's page threads used,
      * and the share of answers that were 304 Not Modified. Rates are over the time measured, not the time asked for.
      */
     double[] crowdCost(int viewers, int seconds) throws Exception {
@@ -288,11 +288,11 @@ final class OnSale implements AutoCloseable {
     /** {@code -Dbench.crowd.etags=false}: viewers never send If-None-Match, so every view is a 200 with the map. */
     static final boolean SEND_ETAGS = Boolean.parseBoolean(System.getProperty("bench.crowd.etags", "true"));
 
-    private static final String SERVER = "the replicas' request threads";
+    private static final String SERVER = "the replicas' Tomcat threads";
     private static final String CLIENT = "the crowd's page threads";
     private static final String CROWD_THREAD = "crowd-page";
 
-    /** CPU time of live threads so far: Tomcat's request threads (both replicas), the JDK HTTP client's, the rest. */
+    /** CPU time of live threads so far: Tomcat's (request threads and pollers, both replicas), the crowd's page threads, the rest. */
     private static Map<String, Long> cpuByThreadGroup() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Map<String, Long> cpu = new HashMap<>();
