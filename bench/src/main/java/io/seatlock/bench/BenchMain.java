@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Runs the benchmarks side by side on the same servers and writes Markdown tables and PNG plots to
@@ -446,19 +447,21 @@ public final class BenchMain {
                             r.loserP50(), r.loserP99(), r.requestsPerSecond()));
                 }
             }
-            double[] p99Without = byCrowd.get(false).stream().mapToDouble(r -> Math.max(r.winnerP99(), r.loserP99())).toArray();
-            double[] p99With = byCrowd.get(true).stream().mapToDouble(r -> Math.max(r.winnerP99(), r.loserP99())).toArray();
-            double[] p50Without = byCrowd.get(false).stream().mapToDouble(r -> Math.max(r.winnerP50(), r.loserP50())).toArray();
-            double[] p50With = byCrowd.get(true).stream().mapToDouble(r -> Math.max(r.winnerP50(), r.loserP50())).toArray();
+            ToDoubleFunction<OnSale.Result> slowerP50 = r -> Math.max(r.winnerP50(), r.loserP50());
+            ToDoubleFunction<OnSale.Result> slowerP99 = r -> Math.max(r.winnerP99(), r.loserP99());
             md.append(String.format(Locale.ROOT, "%nBuyers' latency, the slower of winners and losers, %d rounds; the ratio is "
                     + "taken per round (with and without the crowd back to back), then its mean and 95 %% confidence "
                     + "interval:%n%n", rounds));
             md.append("| viewers | measure | without the crowd (mean) | with it (mean) | with / without, mean [95 % CI] | per round |\n"
                     + "|---|---|---|---|---|---|\n");
-            md.append(ratioRow(viewers, "p50 ms", p50Without, p50With, "%.1f"));
-            md.append(ratioRow(viewers, "p99 ms", p99Without, p99With, "%.1f"));
+            md.append(ratioRow(viewers, "p50 ms", perRound(byCrowd.get(false), slowerP50), perRound(byCrowd.get(true), slowerP50), "%.1f"));
+            md.append(ratioRow(viewers, "p99 ms", perRound(byCrowd.get(false), slowerP99), perRound(byCrowd.get(true), slowerP99), "%.1f"));
         }
         write(OnSale.SEND_ETAGS ? "on-sale-crowd.md" : "on-sale-crowd-no-etags.md", md.toString());
+    }
+
+    private static double[] perRound(List<OnSale.Result> rounds, ToDoubleFunction<OnSale.Result> measure) {
+        return rounds.stream().mapToDouble(measure).toArray();
     }
 
     private static void growth() throws Exception {
