@@ -1,6 +1,8 @@
 // The seat map. Free seats can be chosen; "held" means the bouncer (the Redis lock) says someone is booking
-// that seat right now; "booked" is what the referee (PostgreSQL) decided. The map updates in place every
-// 2 s, touching only the seats whose state changed, so keyboard focus and the chosen seat survive.
+// that seat right now; "booked" is what the referee (PostgreSQL) decided. The map updates in place, touching
+// only the seats whose state changed, so keyboard focus and the chosen seat survive: the replica pushes each
+// change (server-sent events) while the page is visible; where it will not (it streams to as many pages as it
+// may, or the browser has no EventSource), the page asks every 2 s instead.
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 2000;
 const REQUEST_TIMEOUT_MS = 20000; // the server answers within about 10 s even when its database link is dark
@@ -128,8 +130,38 @@ async function start() {
     loadMine();
     build(seats.body);
     $('hall').hidden = false;
-    setInterval(refresh, POLL_MS);
+    watch();
 }
+
+let stream = null;   // the EventSource while the map is pushed
+let polling = null;  // the interval once the page asks instead
+
+function watch() {
+    if (document.hidden || stream || polling) return;
+    if (!window.EventSource) {
+        polling = setInterval(refresh, POLL_MS);
+        return;
+    }
+    stream = new EventSource(`${seatsUrl()}/stream`);
+    stream.onmessage = (e) => show(JSON.parse(e.data));
+    stream.onerror = () => {
+        // While CONNECTING the EventSource tries again by itself; CLOSED means the replica refused the stream.
+        if (stream && stream.readyState === EventSource.CLOSED) {
+            stream = null;
+            polling = setInterval(refresh, POLL_MS);
+        }
+    };
+}
+
+// A hidden page costs the replica nothing: its stream closes, and opens again when the page is shown.
+document.addEventListener('visibilitychange', () => {
+    if (document.hidden && stream) {
+        stream.close();
+        stream = null;
+    } else if (!document.hidden && $('hall') && !$('hall').hidden) {
+        watch();
+    }
+});
 
 function parse(label) {
     const m = /^(\d+)([A-Z]+)$/.exec(label);
@@ -204,8 +236,12 @@ async function refresh() {
     } catch (e) {
         return; // the next poll tries again
     }
-    if (!res.ok) return;
-    for (const s of res.body) {
+    if (res.ok) show(res.body);
+}
+
+/** Shows a map the replica sent; a chosen seat that someone else booked meanwhile is no longer offered. */
+function show(seats) {
+    for (const s of seats) {
         const b = seatButtons.get(s.seat);
         if (b && apply(b, s.status) && s.seat === chosen && !submitting && s.status === 'BOOKED') {
             if (attempt && attempt.unknown && attempt.seat === s.seat) {

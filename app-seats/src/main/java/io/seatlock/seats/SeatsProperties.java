@@ -18,14 +18,19 @@ import java.time.Duration;
  * @param bouncerEnabled ask Redis first (true), or let PostgreSQL alone decide every attempt
  * @param relay          the e-mail outbox relay
  * @param mapMaxAge      how old a seat map may be before the next view refreshes it (every viewer of an
- *                       event shares one; a view never gets one older than {@link #MAP_NEVER_OLDER_THAN})
+ *                       event shares one; a view never gets one older than {@link #MAP_NEVER_OLDER_THAN}); also
+ *                       how often the map is pushed to pages that stream it
+ * @param mapMaxViewers  how many pages this replica streams the map to at once; more get 503 and poll instead.
+ *                       Each holds a connection (no thread), so keep it well below
+ *                       {@code server.tomcat.max-connections} (8192), which bookings need too
  */
 @ConfigurationProperties("seats")
 @Validated
 public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
                               @DefaultValue("true") boolean bouncerEnabled,
                               @DefaultValue @Valid Relay relay,
-                              @DefaultValue("500ms") @NotNull Duration mapMaxAge) {
+                              @DefaultValue("500ms") @NotNull Duration mapMaxAge,
+                              @DefaultValue("4000") @Min(1) int mapMaxViewers) {
 
     /** The promise to viewers: a seat map served while another view refreshes it is at most this old. */
     public static final Duration MAP_NEVER_OLDER_THAN = Duration.ofSeconds(2);

@@ -8,6 +8,8 @@ import io.seatlock.localservers.HeadlessChromium;
 import io.seatlock.localservers.HeadlessChromium.Viewport;
 import io.seatlock.localservers.IsolatedServers;
 import io.lettuce.core.SetArgs;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
 import org.junit.jupiter.api.AfterAll;
@@ -65,7 +67,11 @@ class SeatMapBrowserTest {
     }
 
     private static void open(WebDriver browser, String path) {
-        browser.get(app.uri(path).toString());
+        browser(browser, app, path);
+    }
+
+    private static void browser(WebDriver browser, SeatsReplica replica, String path) {
+        browser.get(replica.uri(path).toString());
         waitFor(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("button[data-seat='1A']")));
     }
 
@@ -154,24 +160,59 @@ class SeatMapBrowserTest {
         }
     }
 
+    /** GET requests for the map a replica has answered (any status). */
+    private static long mapRequests(SeatsReplica replica) {
+        return replica.context().getBean(MeterRegistry.class).find("http.server.requests")
+                .tags("uri", "/api/events/{event}/seats").timers().stream().mapToLong(Timer::count).sum();
+    }
+
     /**
-     * GH-20 item 5: the page's polls go through the browser's cache, which sends the map's ETag back; while the
-     * map is unchanged the replica answers 304 with no body, and the page still shows the map and its changes.
+     * GH-20 item 5: an open page gets the map pushed (server-sent events): after loading it asks for the map no
+     * more, and still shows a booking made elsewhere.
      */
     @Test
-    void anOpenPageRevalidatesTheMapAndGetsNotModifiedWhileNothingChanges() {
+    void anOpenPageGetsTheMapPushedAndStopsAskingForIt() {
         WebDriver viewer = HeadlessChromium.open(Viewport.DESKTOP);
         try {
-            String[] notModified = {"uri", "/api/events/{event}/seats", "status", "304"};
-            long before = app.timed("http.server.requests", notModified);
             open(viewer, "/");
-            await().atMost(Duration.ofSeconds(60)).until(() -> app.timed("http.server.requests", notModified) >= before + 2);
-            assertThat(seat(viewer, "1A").getAttribute("data-status")).isIn("FREE", "BOOKED");
+            waitFor(viewer).until(b -> Long.valueOf(1).equals(((JavascriptExecutor) b).executeScript(
+                    "return stream && stream.readyState"))); // EventSource.OPEN
+            long asked = mapRequests(app);
 
             assertThat(app.book("concert", "17R", "vera@example.com", "Vera").statusCode()).isEqualTo(201);
             waitForStatus(viewer, "17R", "BOOKED");
+            assertThat(mapRequests(app)).as("the page asked for no map after loading").isEqualTo(asked);
+            assertThat(((JavascriptExecutor) viewer).executeScript("return polling")).isNull();
         } finally {
             viewer.quit();
+        }
+    }
+
+    /**
+     * GH-20 item 5: a replica that streams to as many pages as it may answers a new page's stream with 503; the page
+     * then polls every 2 s through the browser's cache, which sends the map's ETag back, so while the map is
+     * unchanged the replica answers 304 with no body; the page still shows the map and its changes.
+     */
+    @Test
+    void aPageTheReplicaWillNotStreamToPollsAndGetsNotModifiedWhileNothingChanges() throws Exception {
+        try (SeatsReplica full = SeatsReplica.start("browser-full", servers, mail.getSmtp().getPort(),
+                     Map.of("seats.map-max-viewers", "1"));
+             MapStreamViewer taken = new MapStreamViewer(full.uri("/api/events/concert/seats/stream"))) {
+            assertThat(taken.status()).isEqualTo(200);
+            WebDriver viewer = HeadlessChromium.open(Viewport.DESKTOP);
+            try {
+                String[] notModified = {"uri", "/api/events/{event}/seats", "status", "304"};
+                long before = full.timed("http.server.requests", notModified);
+                browser(viewer, full, "/");
+                await().atMost(Duration.ofSeconds(60)).until(() -> full.timed("http.server.requests", notModified) >= before + 2);
+                assertThat(((JavascriptExecutor) viewer).executeScript("return stream")).isNull();
+                assertThat(seat(viewer, "1A").getAttribute("data-status")).isIn("FREE", "BOOKED");
+
+                assertThat(full.book("concert", "18R", "vera@example.com", "Vera").statusCode()).isEqualTo(201);
+                waitForStatus(viewer, "18R", "BOOKED");
+            } finally {
+                viewer.quit();
+            }
         }
     }
 
@@ -183,7 +224,7 @@ class SeatMapBrowserTest {
             seat(nina, "3D").click();
             fillIn(nina, "Nina", "nina@example.com");
             // Stop the page's live updates, as a buyer on a stalled phone would have: only the booking answer tells.
-            ((JavascriptExecutor) nina).executeScript("for (let i = 1; i < 10000; i++) clearInterval(i);");
+            ((JavascriptExecutor) nina).executeScript("if (stream) stream.close(); for (let i = 1; i < 10000; i++) clearInterval(i);");
             assertThat(app.book("concert", "3D", "sam@example.com", "Sam").statusCode()).isEqualTo(201);
 
             nina.findElement(By.id("book")).click();

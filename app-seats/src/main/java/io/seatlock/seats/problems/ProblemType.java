@@ -25,6 +25,8 @@ public enum ProblemType {
             + "written: nothing was booked"),
     OUTCOME_UNKNOWN("outcome-unknown", "Outcome unknown", 503, "the connection broke during the booking's COMMIT: it may be booked; "
             + "retry with the same `Idempotency-Key` or look it up"),
+    MAP_STREAM_FULL("map-stream-full", "Map stream full", 503, "this replica pushes the seat map to `seats.map-max-viewers` "
+            + "pages already (or is shutting down); poll `GET /api/events/{event}/seats` instead"),
     IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", "Idempotency-Key reused", 422, "the `Idempotency-Key` already names a booking of another seat"),
     INTERNAL_ERROR("internal-error", "Internal error", 500, "anything unexpected (logged); look a booking up before retrying");
 

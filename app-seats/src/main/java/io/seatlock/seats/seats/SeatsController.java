@@ -8,6 +8,8 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -16,6 +18,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.io.IOException;
 import java.util.List;
 
 /** What a buyer sees: events, and each seat FREE, HELD (someone is booking it) or BOOKED. */
@@ -24,9 +27,11 @@ import java.util.List;
 class SeatsController {
 
     private final SeatMap seatMap;
+    private final SeatMapStream stream;
 
-    SeatsController(SeatMap seatMap) {
+    SeatsController(SeatMap seatMap, SeatMapStream stream) {
         this.seatMap = seatMap;
+        this.stream = stream;
     }
 
     @Operation(summary = "Events on sale, soonest first")
@@ -56,6 +61,25 @@ class SeatsController {
         // Spring answers 304 for a GET whose If-None-Match names this ETag, and writes no body.
         return ResponseEntity.ok().eTag(map.etag()).cacheControl(CacheControl.noCache())
                 .contentType(MediaType.APPLICATION_JSON).body(map.json());
+    }
+
+    @Operation(summary = "The seat map pushed to a page: server-sent events, one whenever the map changes", description = """
+            Each event is the whole map (as GET .../seats answers it) on one data line, with the map's ETag as its id; \
+            the first comes at once, the next whenever the map changes, at most every seats.map-max-age and never more \
+            than 2 s after the change. A comment line keeps a quiet stream alive every 15 s. The stream ends after \
+            10 min, or when the viewer cannot take data for 10 s; an EventSource reconnects by itself (retry 2 s).""",
+            responses = {
+            @ApiResponse(responseCode = "200", description = "the stream", content = @Content(mediaType = "text/event-stream")),
+            @ApiResponse(responseCode = "400", description = "bad-seat-address: malformed event id",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
+            @ApiResponse(responseCode = "404", description = "not-found: no such event",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
+            @ApiResponse(responseCode = "503", description = "map-stream-full: poll GET .../seats instead",
+                    content = @Content(schema = @Schema(implementation = ProblemDetail.class)))})
+    @GetMapping(value = "/api/events/{event}/seats/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    void stream(@PathVariable String event, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        SeatId.requireEventId(event);
+        stream.subscribe(event, request, response);
     }
 
     @Operation(summary = "One seat; the buyer's name when booked (never the e-mail)", responses = {

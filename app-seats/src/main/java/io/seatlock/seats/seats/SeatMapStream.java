@@ -1,0 +1,356 @@
+package io.seatlock.seats.seats;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.seatlock.seats.SeatsProperties;
+import io.seatlock.seats.booking.SeatNotFound;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The seat map pushed to open pages as server-sent events: a page that subscribes gets the map at once and
+ * again whenever it changes, so an on-sale crowd costs a replica one write per viewer per change, not one
+ * request per viewer every 2 s. The maps are the shared snapshots of {@link SeatMap}, each serialized once
+ * and written as the same bytes to every viewer of the event, so Redis and PostgreSQL see no more than they
+ * do for viewers who poll.
+ *
+ * <p>No thread ever waits on a viewer: frames go out through the servlet container's non-blocking output. A
+ * viewer whose connection cannot take more keeps one pending frame, replaced by newer ones, written once the
+ * connection drains; one that has taken nothing for {@link #STUCK_AFTER} is closed. A frozen or black-holed
+ * viewer therefore costs one frame of memory for a while, never a thread or another viewer's updates.
+ */
+@Component
+class SeatMapStream implements SmartLifecycle {
+
+    /** A viewer that could not take a frame for this long is closed (its page reconnects if it is alive). */
+    static final Duration STUCK_AFTER = Duration.ofSeconds(10);
+    /**
+     * A comment line to a viewer that got nothing for this long: a page that went away is only noticed when a write
+     * to it fails (the second after it left), and proxies close connections that stay quiet.
+     */
+    static final Duration HEARTBEAT = Duration.ofSeconds(5);
+    /** A stream ends after this; the page's EventSource reconnects, to whichever replica the balancer picks. */
+    static final Duration LIFETIME = Duration.ofMinutes(10);
+    /** Told to the page's EventSource in every frame: how long to wait before reconnecting. */
+    static final Duration RECONNECT = Duration.ofSeconds(2);
+    /** The pushes never run more often than this, whatever {@code seats.map-max-age} is. */
+    private static final Duration MIN_TICK = Duration.ofMillis(100);
+    private static final byte[] HEARTBEAT_FRAME = ":\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final Log log = LogFactory.getLog(SeatMapStream.class);
+
+    private final SeatMap seatMap;
+    private final Duration tick;
+    private final int maxViewers;
+    private final Map<String, Topic> topics = new ConcurrentHashMap<>();
+    private final AtomicInteger viewers = new AtomicInteger();
+    private volatile ScheduledExecutorService pushes;
+
+    SeatMapStream(SeatMap seatMap, SeatsProperties properties, MeterRegistry meters) {
+        this.seatMap = seatMap;
+        this.tick = properties.mapMaxAge().compareTo(MIN_TICK) < 0 ? MIN_TICK : properties.mapMaxAge();
+        this.maxViewers = properties.mapMaxViewers();
+        Gauge.builder("seats.map.viewers", viewers, AtomicInteger::get)
+                .description("pages this replica pushes the seat map to now").register(meters);
+    }
+
+    /**
+     * Starts streaming the event's map on this request: validates, answers 200 with the first frame and returns;
+     * the request stays open (asynchronously, holding no thread) until the viewer leaves, is stuck, or the stream's
+     * lifetime ends.
+     */
+    void subscribe(String event, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        ScheduledExecutorService running = pushes;
+        if (running == null) {
+            throw new MapStreamFull("this replica is not streaming maps right now");
+        }
+        SeatMap.MapView first = seatMap.seats(event);
+        if (!first.found()) {
+            throw new SeatNotFound("event " + event);
+        }
+        if (viewers.incrementAndGet() > maxViewers) {
+            viewers.decrementAndGet();
+            throw new MapStreamFull("this replica streams the map to " + maxViewers + " viewers already");
+        }
+        Viewer viewer;
+        try {
+            response.setStatus(HttpServletResponse.SC_OK);
+            response.setContentType("text/event-stream");
+            response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+            response.setHeader("Cache-Control", "no-cache");
+            response.setHeader("Connection", "close"); // an ended stream closes its connection: the page reconnects anew
+            // The container's own request and response: Spring MVC's wrapper of the response guards writes for its own
+            // async handling, which this is not.
+            AsyncContext context = request.startAsync();
+            context.setTimeout(LIFETIME.toMillis());
+            viewer = new Viewer(event, context, context.getResponse().getOutputStream());
+            context.addListener(viewer);
+            viewer.offer(frame(first), first.etag());
+            viewer.out.setWriteListener(viewer); // the container calls onWritePossible, which writes the first frame
+        } catch (IOException | RuntimeException e) {
+            viewers.decrementAndGet();
+            throw e;
+        }
+        topics.compute(event, (name, topic) -> {
+            Topic joined = topic != null ? topic : new Topic(name);
+            joined.viewers.add(viewer);
+            if (joined.schedule == null) {
+                joined.schedule = running.scheduleWithFixedDelay(() -> push(joined), tick.toMillis(), tick.toMillis(),
+                        TimeUnit.MILLISECONDS);
+            }
+            return joined;
+        });
+    }
+
+    /** One round for one event: the current snapshot to every viewer that has an older one; heartbeats; stuck viewers out. */
+    private void push(Topic topic) {
+        try {
+            pushOnce(topic);
+        } catch (RuntimeException e) {
+            log.warn("seat map push for " + topic.event + " failed; the next round tries again", e); // a scheduled task that throws would stop
+        }
+    }
+
+    private void pushOnce(Topic topic) {
+        SeatMap.MapView map;
+        try {
+            map = seatMap.seats(topic.event);
+        } catch (RuntimeException e) {
+            log.debug("seat map of " + topic.event + " not refreshed; its viewers keep the last one", e);
+            map = null;
+        }
+        if (map != null && !map.found()) {
+            topic.viewers.forEach(Viewer::close); // the event is gone; a page that reconnects hears 404
+            return;
+        }
+        if (map != null && !map.etag().equals(topic.etag)) {
+            topic.frame = frame(map);
+            topic.etag = map.etag();
+        }
+        long now = System.nanoTime();
+        for (Viewer viewer : topic.viewers) {
+            if (viewer.stuckSince(now) > STUCK_AFTER.toNanos()) {
+                viewer.close();
+            } else if (topic.etag != null && !topic.etag.equals(viewer.offeredEtag())) {
+                viewer.offer(topic.frame, topic.etag);
+            } else if (viewer.silentFor(now) > HEARTBEAT.toNanos()) {
+                viewer.offer(HEARTBEAT_FRAME, viewer.offeredEtag());
+            }
+        }
+    }
+
+    /** One server-sent event: the map as one data line, its ETag as the event id, and the reconnect delay. */
+    private static byte[] frame(SeatMap.MapView map) {
+        byte[] head = ("retry: " + RECONNECT.toMillis() + "\nid: " + map.etag() + "\ndata: ").getBytes(StandardCharsets.US_ASCII);
+        byte[] frame = new byte[head.length + map.json().length + 2];
+        System.arraycopy(head, 0, frame, 0, head.length);
+        System.arraycopy(map.json(), 0, frame, head.length, map.json().length);
+        frame[frame.length - 2] = '\n';
+        frame[frame.length - 1] = '\n';
+        return frame;
+    }
+
+    private void left(Viewer viewer) {
+        viewers.decrementAndGet();
+        topics.computeIfPresent(viewer.event, (name, topic) -> {
+            topic.viewers.remove(viewer);
+            if (!topic.viewers.isEmpty()) {
+                return topic;
+            }
+            topic.schedule.cancel(false);
+            return null;
+        });
+    }
+
+    /** The viewers of one event on this replica, and the frame they are all due. Only its push task writes etag and frame. */
+    private static final class Topic {
+        final String event;
+        final Set<Viewer> viewers = ConcurrentHashMap.newKeySet();
+        ScheduledFuture<?> schedule;
+        volatile String etag;
+        volatile byte[] frame;
+
+        Topic(String event) {
+            this.event = event;
+        }
+    }
+
+    /**
+     * One open page. Writes happen under its monitor, from the push task or the container's write callback, and never
+     * block: {@code isReady()} false means the container calls {@link #onWritePossible()} once the connection drains.
+     */
+    private final class Viewer implements WriteListener, AsyncListener {
+        final String event;
+        final AsyncContext context;
+        final ServletOutputStream out;
+        private byte[] pending;
+        private String offeredEtag;
+        private boolean unflushed;
+        private boolean closed;
+        private boolean listening;
+        private long notReadySince;
+        private long lastWrite = System.nanoTime();
+
+        Viewer(String event, AsyncContext context, ServletOutputStream out) {
+            this.event = event;
+            this.context = context;
+            this.out = out;
+        }
+
+        /** Makes {@code frame} the next one written, replacing one not written yet. */
+        void offer(byte[] frame, String etag) {
+            boolean failed;
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                pending = frame;
+                offeredEtag = etag;
+                failed = listening && !drain(); // until the container's first callback, the output is not yet non-blocking
+            }
+            if (failed) {
+                close();
+            }
+        }
+
+        @Override
+        public void onWritePossible() {
+            boolean failed;
+            synchronized (this) {
+                listening = true;
+                failed = !closed && !drain();
+            }
+            if (failed) {
+                close();
+            }
+        }
+
+        /** Writes what is pending while the connection takes it; false if the connection failed. */
+        private boolean drain() {
+            try {
+                while (out.isReady()) {
+                    if (unflushed) {
+                        out.flush();
+                        unflushed = false;
+                    } else if (pending != null) {
+                        out.write(pending);
+                        pending = null;
+                        unflushed = true;
+                        lastWrite = System.nanoTime();
+                    } else {
+                        notReadySince = 0;
+                        return true;
+                    }
+                }
+                if (notReadySince == 0) {
+                    notReadySince = System.nanoTime();
+                }
+                return true;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        }
+
+        synchronized String offeredEtag() {
+            return offeredEtag;
+        }
+
+        /** How long this viewer's connection has been unable to take more (0 if it can). */
+        synchronized long stuckSince(long now) {
+            return notReadySince == 0 ? 0 : now - notReadySince;
+        }
+
+        synchronized long silentFor(long now) {
+            return now - lastWrite;
+        }
+
+        /** Ends the stream (once): the viewer leaves its topic and the response completes. */
+        void close() {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                pending = null;
+            }
+            left(this);
+            try {
+                context.complete();
+            } catch (IllegalStateException e) {
+                // already completed by the container (the viewer went away first)
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            close();
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            close();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            close();
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            close();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+            // not restarted
+        }
+    }
+
+    @Override
+    public void start() {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2, runnable -> {
+            Thread thread = new Thread(runnable, "seat-map-push");
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        pushes = executor;
+    }
+
+    /** Ends every stream before the web server's graceful shutdown waits for open requests; pages reconnect elsewhere. */
+    @Override
+    public void stop() {
+        ScheduledExecutorService running = pushes;
+        pushes = null;
+        if (running != null) {
+            running.shutdownNow();
+        }
+        topics.values().forEach(topic -> topic.viewers.forEach(Viewer::close));
+    }
+
+    @Override
+    public boolean isRunning() {
+        return pushes != null;
+    }
+}

@@ -1,0 +1,107 @@
+package io.seatlock.seats;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A page's EventSource, for tests: subscribes to a replica's seat-map stream and keeps every server-sent event it
+ * gets, with no thread of its own (the JDK client hands it lines).
+ */
+final class MapStreamViewer implements AutoCloseable {
+
+    /** One server-sent event: its id and its data line; {@code at} is when it arrived (nanoTime). */
+    record Event(String id, String data, long at) {
+    }
+
+    private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final List<Event> events = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    private final HttpResponse.ResponseInfo response;
+    private volatile Flow.Subscription subscription;
+
+    MapStreamViewer(URI uri) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").build();
+        // The future sendAsync returns completes only with the body, i.e. when the stream ends; the head comes first.
+        CompletableFuture<HttpResponse.ResponseInfo> head = new CompletableFuture<>();
+        http.sendAsync(request, info -> {
+            head.complete(info);
+            return HttpResponse.BodySubscribers.fromLineSubscriber(new Lines());
+        }).whenComplete((done, failed) -> head.completeExceptionally(
+                failed != null ? failed : new IllegalStateException("the stream ended before its head")));
+        response = head.get(10, TimeUnit.SECONDS);
+    }
+
+    int status() {
+        return response.statusCode();
+    }
+
+    String header(String name) {
+        return response.headers().firstValue(name).orElse(null);
+    }
+
+    List<Event> events() {
+        return List.copyOf(events);
+    }
+
+    /** The data of the latest event, or "" before the first. */
+    String latest() {
+        return events.isEmpty() ? "" : events.get(events.size() - 1).data();
+    }
+
+    /** Completes when the server ends the stream (or it fails). */
+    CompletableFuture<Void> ended() {
+        return ended;
+    }
+
+    @Override
+    public void close() {
+        Flow.Subscription s = subscription;
+        if (s != null) {
+            s.cancel();
+        }
+    }
+
+    private final class Lines implements Flow.Subscriber<String> {
+        private String id;
+        private String data;
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(String line) {
+            if (line.isEmpty()) {
+                if (data != null) {
+                    events.add(new Event(id, data, System.nanoTime()));
+                }
+                data = null;
+            } else if (line.startsWith("id: ")) {
+                id = line.substring(4);
+            } else if (line.startsWith("data: ")) {
+                data = line.substring(6);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            ended.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            ended.complete(null);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package io.seatlock.seats;
+
+import io.lettuce.core.RedisURI;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.redis.LettuceTransport;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.localservers.OwnedRedis;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * GH-20 item 5: the seat map pushed to open pages (server-sent events). A page gets the map at once and every
+ * change within the promised 2 s; a crowd of streaming pages costs Redis no more than one page; a viewer that
+ * stops reading delays nobody else, holds no request thread and is closed; bad requests get problems.
+ */
+class SeatMapStreamTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("SeatMapStreamTest");
+
+    private static final String STREAM = "/api/events/concert/seats/stream";
+    private static final String SEAT_9K_HELD = "{\"seat\":\"9K\",\"status\":\"HELD\"}";
+
+    private static SeatsReplica replica(String name, OwnedRedis redis, String... extra) {
+        Map<String, String> properties = new HashMap<>(Map.of(
+                "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
+        for (int i = 0; i < extra.length; i += 2) {
+            properties.put(extra[i], extra[i + 1]);
+        }
+        return SeatsReplica.start(name, servers, 1, properties);
+    }
+
+    private static RedisLockClient someoneElse(OwnedRedis redis) {
+        return RedisLockClient.over(LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()),
+                Duration.ofSeconds(2)), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
+    }
+
+    private static double viewers(SeatsReplica app) {
+        return app.context().getBean(MeterRegistry.class).get("seats.map.viewers").gauge().value();
+    }
+
+    private static long exists(OwnedRedis redis) {
+        return redis.server().commandCalls().getOrDefault("exists", 0L);
+    }
+
+    @Test
+    void aPageGetsTheMapAtOnceAndEachChangeWithinTwoSeconds() throws Exception {
+        try (OwnedRedis redis = new OwnedRedis();
+             SeatsReplica app = replica("stream", redis);
+             RedisLockClient someoneElse = someoneElse(redis)) {
+            String polledTag = app.get("/api/events/concert/seats").headers().firstValue("ETag").orElseThrow();
+            try (MapStreamViewer page = new MapStreamViewer(app.uri(STREAM))) {
+                assertThat(page.status()).isEqualTo(200);
+                assertThat(page.header("Content-Type")).startsWith("text/event-stream");
+                assertThat(page.header("Cache-Control")).isEqualTo("no-cache");
+                await().atMost(Duration.ofSeconds(10)).until(() -> !page.events().isEmpty());
+                MapStreamViewer.Event first = page.events().get(0);
+                assertThat(first.data()).startsWith("[{\"seat\":\"1A\",\"status\":\"FREE\"}");
+                assertThat(first.id()).as("the event id is the map's ETag").isEqualTo(polledTag);
+                assertThat(viewers(app)).isEqualTo(1.0);
+
+                someoneElse.tryAcquire("seat:concert:9K", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+                long heldAt = System.nanoTime();
+                await().atMost(Duration.ofSeconds(10)).until(() -> page.latest().contains(SEAT_9K_HELD));
+                MapStreamViewer.Event held = page.events().stream().filter(e -> e.data().contains(SEAT_9K_HELD))
+                        .findFirst().orElseThrow();
+                assertThat(Duration.ofNanos(held.at() - heldAt)).as("map staleness").isLessThan(Duration.ofSeconds(2));
+                assertThat(held.id()).isNotEqualTo(first.id());
+
+                assertThat(app.book("concert", "3C", "omar@example.com", "Omar").statusCode()).isEqualTo(201);
+                long bookedAt = System.nanoTime();
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> page.latest().contains("{\"seat\":\"3C\",\"status\":\"BOOKED\"}"));
+                MapStreamViewer.Event booked = page.events().get(page.events().size() - 1);
+                assertThat(Duration.ofNanos(booked.at() - bookedAt)).isLessThan(Duration.ofSeconds(2));
+                assertThat(booked.data()).doesNotContain("omar").as("no buyer's data in the map");
+                int seen = page.events().size();
+                assertThat(page.events().stream().map(MapStreamViewer.Event::id).distinct().count())
+                        .as("a map is pushed once, when it changes").isEqualTo(seen);
+            }
+            // a page that left is noticed when a heartbeat to it fails: the second one, 10 s after
+            await().atMost(Duration.ofSeconds(30)).until(() -> viewers(app) == 0.0);
+        }
+    }
+
+    /**
+     * Many pages share the pushes: Redis sees one round of EXISTS per refresh (at most one per map-max-age), as
+     * for one page; and every page gets the change. The request threads stay free: a replica with 4 of them
+     * answers a GET while 200 pages stream.
+     */
+    @Test
+    void aCrowdOfStreamingPagesCostsRedisWhatOnePageDoesAndHoldsNoRequestThread() throws Exception {
+        try (OwnedRedis redis = new OwnedRedis();
+             SeatsReplica app = replica("stream-crowd", redis, "server.tomcat.threads.max", "4");
+             RedisLockClient someoneElse = someoneElse(redis)) {
+            List<MapStreamViewer> pages = new ArrayList<>();
+            try {
+                long existsBefore = exists(redis);
+                long start = System.nanoTime();
+                for (int i = 0; i < 200; i++) {
+                    pages.add(new MapStreamViewer(app.uri(STREAM)));
+                }
+                await().atMost(Duration.ofSeconds(30)).until(() -> viewers(app) == 200.0);
+                assertThat(pages).allSatisfy(page -> assertThat(page.status()).isEqualTo(200));
+                assertThat(app.get("/api/events").statusCode()).as("a request thread is free").isEqualTo(200);
+
+                someoneElse.tryAcquire("seat:concert:9K", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+                await().atMost(Duration.ofSeconds(10)).until(() -> pages.stream().allMatch(p -> p.latest().contains(SEAT_9K_HELD)));
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                long refreshesAtMost = took.toMillis() / 500 + 2; // seats.map-max-age 500 ms
+                assertThat(exists(redis) - existsBefore).as("EXISTS for 200 pages over %s", took)
+                        .isLessThanOrEqualTo(400 * refreshesAtMost);
+            } finally {
+                pages.forEach(MapStreamViewer::close);
+            }
+            // a page that left is noticed when a heartbeat to it fails: the second one, 10 s after
+            await().atMost(Duration.ofSeconds(30)).until(() -> viewers(app) == 0.0);
+        }
+    }
+
+    /**
+     * A page that stops reading (a frozen browser, a dead link): its connection fills, and it keeps one pending
+     * frame while the others get every change; after 10 s of taking nothing it is closed. Fast changes (a seat held
+     * and let go every 100 ms) fill its buffers quickly.
+     */
+    @Test
+    void aViewerThatStopsReadingDelaysNoOneAndIsClosed() throws Exception {
+        try (OwnedRedis redis = new OwnedRedis();
+             SeatsReplica app = replica("stream-frozen", redis, "seats.map-max-age", "100ms");
+             RedisLockClient someoneElse = someoneElse(redis);
+             MapStreamViewer live = new MapStreamViewer(app.uri(STREAM));
+             Socket frozen = new Socket()) {
+            frozen.setReceiveBufferSize(4096);
+            frozen.connect(new InetSocketAddress("127.0.0.1", app.uri("/").getPort()), 5000);
+            frozen.getOutputStream().write(("GET " + STREAM + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            await().atMost(Duration.ofSeconds(10)).until(() -> viewers(app) == 2.0);
+
+            int seat = 0;
+            long frozenSince = System.nanoTime();
+            long lastChange = 0;
+            while (viewers(app) == 2.0 && System.nanoTime() - frozenSince < TimeUnit.SECONDS.toNanos(60)) {
+                String label = "seat:concert:" + (seat % 20 + 1) + "K";
+                seat++;
+                var lease = someoneElse.tryAcquire(label, Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+                String held = "{\"seat\":\"" + label.substring(label.lastIndexOf(':') + 1) + "\",\"status\":\"HELD\"}";
+                long changedAt = System.nanoTime();
+                await().atMost(Duration.ofSeconds(10)).until(() -> live.latest().contains(held));
+                lastChange = System.nanoTime() - changedAt;
+                assertThat(Duration.ofNanos(lastChange)).as("the live page's staleness beside a frozen one")
+                        .isLessThan(Duration.ofSeconds(2));
+                lease.release();
+            }
+            Duration frozenFor = Duration.ofNanos(System.nanoTime() - frozenSince);
+            assertThat(viewers(app)).as("the frozen page is closed").isEqualTo(1.0);
+            assertThat(frozenFor).as("closed after it took nothing for 10 s").isGreaterThanOrEqualTo(Duration.ofSeconds(10));
+            assertThat(seat).as("changes pushed meanwhile").isGreaterThan(20);
+
+            InputStream in = frozen.getInputStream();
+            frozen.setSoTimeout(10_000);
+            byte[] buffer = new byte[64 * 1024];
+            long read = 0;
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                read += n;
+            }
+            assertThat(read).as("what the frozen page had been sent before it was closed").isPositive();
+
+            someoneElse.tryAcquire("seat:concert:9K", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+            await().atMost(Duration.ofSeconds(2)).until(() -> live.latest().contains(SEAT_9K_HELD));
+        }
+    }
+
+    @Test
+    void badRequestsGetProblemsAndAFullReplicaSendsPagesToPolling() throws Exception {
+        try (OwnedRedis redis = new OwnedRedis();
+             SeatsReplica app = replica("stream-problems", redis, "seats.map-max-viewers", "1")) {
+            HttpResponse<String> unknown = app.get("/api/events/nope/seats/stream", "Accept", "text/event-stream");
+            assertThat(unknown.statusCode()).isEqualTo(404);
+            assertThat(unknown.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(unknown.body()).contains("\"type\":\"/problems/not-found\"");
+
+            HttpResponse<String> malformed = app.get("/api/events/no%20pe/seats/stream", "Accept", "text/event-stream");
+            assertThat(malformed.statusCode()).isEqualTo(400);
+            assertThat(malformed.body()).contains("\"type\":\"/problems/bad-seat-address\"");
+
+            try (MapStreamViewer first = new MapStreamViewer(app.uri(STREAM))) {
+                assertThat(first.status()).isEqualTo(200);
+                HttpResponse<String> full = app.get(STREAM, "Accept", "text/event-stream");
+                assertThat(full.statusCode()).isEqualTo(503);
+                assertThat(full.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+                assertThat(full.body()).contains("\"type\":\"/problems/map-stream-full\"");
+                assertThat(viewers(app)).isEqualTo(1.0);
+                assertThat(app.get("/api/events/concert/seats").statusCode()).as("polling still works").isEqualTo(200);
+            }
+        }
+    }
+
+    /** Stopping a replica ends its streams first (pages reconnect elsewhere) rather than waiting for them. */
+    @Test
+    void aStoppingReplicaEndsItsStreams() throws Exception {
+        try (OwnedRedis redis = new OwnedRedis()) {
+            SeatsReplica app = replica("stream-stop", redis);
+            try (MapStreamViewer page = new MapStreamViewer(app.uri(STREAM))) {
+                await().atMost(Duration.ofSeconds(10)).until(() -> !page.events().isEmpty());
+                long stopping = System.nanoTime();
+                app.close();
+                assertThat(Duration.ofNanos(System.nanoTime() - stopping)).as("no wait for open streams")
+                        .isLessThan(Duration.ofSeconds(15));
+                page.ended().handle((ok, failed) -> null).get(10, TimeUnit.SECONDS);
+                assertThat(page.ended()).isDone();
+            }
+        }
+    }
+}
