@@ -160,6 +160,10 @@ class SeatMapBrowserTest {
         }
     }
 
+    private static double streamingPages(SeatsReplica replica) {
+        return replica.context().getBean(MeterRegistry.class).get("seats.map.viewers").gauge().value();
+    }
+
     /** GET requests for the map a replica has answered (any status). */
     private static long mapRequests(SeatsReplica replica) {
         return replica.context().getBean(MeterRegistry.class).find("http.server.requests")
@@ -182,7 +186,19 @@ class SeatMapBrowserTest {
             assertThat(app.book("concert", "17R", "vera@example.com", "Vera").statusCode()).isEqualTo(201);
             waitForStatus(viewer, "17R", "BOOKED");
             assertThat(mapRequests(app)).as("the page asked for no map after loading").isEqualTo(asked);
-            assertThat(((JavascriptExecutor) viewer).executeScript("return polling")).isNull();
+            JavascriptExecutor page = (JavascriptExecutor) viewer;
+            assertThat(page.executeScript("return polling")).isNull();
+
+            String visibility = "Object.defineProperty(document, 'hidden', {configurable: true, get: () => %s});"
+                    + " document.dispatchEvent(new Event('visibilitychange'));";
+            page.executeScript(visibility.formatted("true"));
+            assertThat(page.executeScript("return stream")).as("a hidden page's stream is closed").isNull();
+            await().atMost(Duration.ofSeconds(30)).until(() -> streamingPages(app) == 0.0);
+            page.executeScript(visibility.formatted("false"));
+            waitFor(viewer).until(b -> Long.valueOf(1).equals(((JavascriptExecutor) b).executeScript(
+                    "return stream && stream.readyState")));
+            assertThat(app.book("concert", "19R", "vera@example.com", "Vera").statusCode()).isEqualTo(201);
+            waitForStatus(viewer, "19R", "BOOKED");
         } finally {
             viewer.quit();
         }

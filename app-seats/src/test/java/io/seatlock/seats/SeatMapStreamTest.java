@@ -58,6 +58,12 @@ class SeatMapStreamTest {
         return app.context().getBean(MeterRegistry.class).get("seats.map.viewers").gauge().value();
     }
 
+    /** A stream that ended on an error was completed by the stream, not dispatched to the error page by Tomcat. */
+    private static void assertNoErrorDispatch(SeatsReplica app) {
+        assertThat(app.context().getBean(MeterRegistry.class).find("http.server.requests").tag("uri", "/error").timers())
+                .as("requests dispatched to the error page").isEmpty();
+    }
+
     private static long exists(OwnedRedis redis) {
         return redis.server().commandCalls().getOrDefault("exists", 0L);
     }
@@ -99,6 +105,7 @@ class SeatMapStreamTest {
             }
             // a page that left is noticed when a heartbeat to it fails: the second one, 10 s after
             await().atMost(Duration.ofSeconds(30)).until(() -> viewers(app) == 0.0);
+            assertNoErrorDispatch(app);
         }
     }
 
@@ -134,6 +141,7 @@ class SeatMapStreamTest {
             }
             // a page that left is noticed when a heartbeat to it fails: the second one, 10 s after
             await().atMost(Duration.ofSeconds(30)).until(() -> viewers(app) == 0.0);
+            assertNoErrorDispatch(app);
         }
     }
 

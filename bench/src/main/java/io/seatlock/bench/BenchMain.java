@@ -393,15 +393,20 @@ public final class BenchMain {
      * The on-sale crowd: 2,000 viewers polling the map every 2 s, alone (what a viewer costs Redis and
      * PostgreSQL), then 2,000 buyers over 400 seats without and with the crowd, in alternating rounds.
      */
+    /**
+     * The buyers beside no crowd, a streaming crowd and a polling crowd, back to back in each round (the order turning
+     * round by round), so both crowds' ratios come from the same run.
+     */
     private static void onSaleCrowd() throws Exception {
         int viewers = Integer.getInteger("bench.viewers", 2000);
         int rounds = Integer.getInteger("bench.onsale.rounds", 5);
+        List<String> crowds = List.of("none", "streaming", "polling");
         StringBuilder md = new StringBuilder();
         try (OnSale sale = new OnSale(true)) {
             sale.warmUp();
             List<String> seats = sale.eventWithSeats(400);
-            // Warm up with the crowd too, until the JIT has settled: two replicas' worth of code compiles for minutes
-            // on 2 cores, and a round it falls in would lose that CPU to it, with or without the crowd.
+            // Warm up with the crowds too, until the JIT has settled: two replicas' worth of code compiles for minutes
+            // on 2 cores, and a round it falls in would lose that CPU to it, with or without a crowd.
             var jit = ManagementFactory.getCompilationMXBean();
             long warmUpStarted = System.nanoTime();
             int warmUps = 0;
@@ -409,53 +414,66 @@ public final class BenchMain {
             do {
                 long compiledBefore = jit.getTotalCompilationTime();
                 long started = System.nanoTime();
-                try (OnSale.Crowd crowd = sale.crowd(viewers)) {
-                    sale.run("warm-up with the crowd", 2000, OnSale.randomSeat(seats, ++warmUps));
+                try (OnSale.Crowd crowd = sale.crowd(viewers, warmUps % 2 == 0)) {
+                    sale.run("warm-up with a crowd", 2000, OnSale.randomSeat(seats, ++warmUps));
                 }
                 sale.eventWithSeats(400);
                 jitShare = (jit.getTotalCompilationTime() - compiledBefore) / ((System.nanoTime() - started) / 1e6);
             } while (jitShare > 0.10 && warmUps < 30);
-            md.append(String.format(Locale.ROOT, "Warmed up with %d booking rounds beside the crowd (%.0f s); in the last one the "
-                    + "JIT's compilation time (summed over its threads) was %.0f %% of the round's.%n%n", warmUps,
-                    (System.nanoTime() - warmUpStarted) / 1e9, jitShare * 100));
-            double[] cost = sale.crowdCost(viewers, 10);
-            md.append(String.format(Locale.ROOT, "%d viewers alone, 10 s: %.0f views/s answered (%d failed, %.0f %% of them 304 Not "
-                    + "Modified); Redis commands "
-                    + "per viewer-second %.3f, PostgreSQL transactions per viewer-second %.4f; this JVM (both replicas and the "
-                    + "crowd's client) used %.2f of the machine's %d cores (the replicas' Tomcat threads %.2f, the crowd's page threads "
-                    + "%.2f), the machine's CPU was %.0f %% busy.%n%n", viewers,
-                    cost[2], (long) cost[3], cost[9] * 100, cost[0], cost[1], cost[4], (int) cost[6], cost[7], cost[8],
-                    cost[5] * 100));
-            md.append("| round | crowd | buyers | winners | winners p50 / p99 ms | losers p50 / p99 ms | requests/s |\n"
-                    + "|---|---|---|---|---|---|---|\n");
-            Map<Boolean, List<OnSale.Result>> byCrowd = new LinkedHashMap<>();
+            md.append(String.format(Locale.ROOT, "Warmed up with %d booking rounds beside a crowd, streaming and polling in turn "
+                    + "(%.0f s); in the last one the JIT's compilation time (summed over its threads) was %.0f %% of the round's.%n%n",
+                    warmUps, (System.nanoTime() - warmUpStarted) / 1e9, jitShare * 100));
+            for (boolean streaming : new boolean[] {true, false}) {
+                double[] cost = sale.crowdCost(viewers, 10, streaming);
+                String served = streaming
+                        ? String.format(Locale.ROOT, "streaming the map: %.0f maps/s pushed (%d streams ended early)", cost[2], (long) cost[3])
+                        : String.format(Locale.ROOT, "polling every 2 s: %.0f views/s answered (%d failed, %.0f %% of them 304 Not Modified)",
+                                cost[2], (long) cost[3], cost[9] * 100);
+                md.append(String.format(Locale.ROOT, "%d viewers alone, 10 s, a seat held every 250 ms, %s; Redis commands "
+                        + "per viewer-second %.3f, PostgreSQL transactions per viewer-second %.4f; this JVM (both replicas and the "
+                        + "crowd's client) used %.2f of the machine's %d cores (the replicas' Tomcat threads and map pushes %.2f, the "
+                        + "crowd's client threads %.2f), the machine's CPU was %.0f %% busy.%n%n", viewers, served,
+                        cost[0], cost[1], cost[4], (int) cost[6], cost[7], cost[8], cost[5] * 100));
+            }
+            md.append("| round | crowd | buyers | winners | winners p50 / p99 ms | losers p50 / p99 ms | requests/s | "
+                    + "maps pushed or views answered during the round |\n|---|---|---|---|---|---|---|---|\n");
+            Map<String, List<OnSale.Result>> byCrowd = new LinkedHashMap<>();
             for (int round = 1; round <= rounds; round++) {
-                for (boolean withCrowd : new boolean[] {false, true}) {
+                for (int i = 0; i < crowds.size(); i++) {
+                    String kind = crowds.get((i + round - 1) % crowds.size());
                     sale.eventWithSeats(400);
                     OnSale.Result r;
-                    if (withCrowd) {
-                        try (OnSale.Crowd crowd = sale.crowd(viewers)) {
-                            Thread.sleep(2000);
-                            r = sale.run("crowd", 2000, OnSale.randomSeat(seats, 42 + round));
-                        }
-                    } else {
+                    long served = 0;
+                    if (kind.equals("none")) {
                         r = sale.run("no crowd", 2000, OnSale.randomSeat(seats, 42 + round));
+                    } else {
+                        try (OnSale.Crowd crowd = sale.crowd(viewers, kind.equals("streaming"))) {
+                            Thread.sleep(2000);
+                            long before = crowd.answered();
+                            r = sale.run(kind + " crowd", 2000, OnSale.randomSeat(seats, 42 + round));
+                            served = crowd.answered() - before;
+                        }
                     }
-                    byCrowd.computeIfAbsent(withCrowd, k -> new ArrayList<>()).add(r);
-                    md.append(String.format(Locale.ROOT, "| %d | %s | %d | %d | %.1f / %.1f | %.1f / %.1f | %.0f |%n", round,
-                            withCrowd ? viewers + " viewers" : "none", r.requests(), r.winners(), r.winnerP50(), r.winnerP99(),
-                            r.loserP50(), r.loserP99(), r.requestsPerSecond()));
+                    byCrowd.computeIfAbsent(kind, k -> new ArrayList<>()).add(r);
+                    md.append(String.format(Locale.ROOT, "| %d | %s | %d | %d | %.1f / %.1f | %.1f / %.1f | %.0f | %s |%n", round,
+                            kind.equals("none") ? "none" : viewers + " " + kind, r.requests(), r.winners(), r.winnerP50(),
+                            r.winnerP99(), r.loserP50(), r.loserP99(), r.requestsPerSecond(),
+                            kind.equals("none") ? "-" : Long.toString(served)));
                 }
             }
             ToDoubleFunction<OnSale.Result> slowerP50 = r -> Math.max(r.winnerP50(), r.loserP50());
             ToDoubleFunction<OnSale.Result> slowerP99 = r -> Math.max(r.winnerP99(), r.loserP99());
             md.append(String.format(Locale.ROOT, "%nBuyers' latency, the slower of winners and losers, %d rounds; the ratio is "
-                    + "taken per round (with and without the crowd back to back), then its mean and 95 %% confidence "
+                    + "taken per round (with and without the crowd, in the same round), then its mean and 95 %% confidence "
                     + "interval:%n%n", rounds));
-            md.append("| viewers | measure | without the crowd (mean) | with it (mean) | with / without, mean [95 % CI] | per round |\n"
+            md.append("| viewers | crowd, measure | without a crowd (mean) | with it (mean) | with / without, mean [95 % CI] | per round |\n"
                     + "|---|---|---|---|---|---|\n");
-            md.append(ratioRow(viewers, "p50 ms", perRound(byCrowd.get(false), slowerP50), perRound(byCrowd.get(true), slowerP50), "%.1f"));
-            md.append(ratioRow(viewers, "p99 ms", perRound(byCrowd.get(false), slowerP99), perRound(byCrowd.get(true), slowerP99), "%.1f"));
+            for (String kind : crowds.subList(1, crowds.size())) {
+                md.append(ratioRow(viewers, kind + ", p50 ms", perRound(byCrowd.get("none"), slowerP50),
+                        perRound(byCrowd.get(kind), slowerP50), "%.1f"));
+                md.append(ratioRow(viewers, kind + ", p99 ms", perRound(byCrowd.get("none"), slowerP99),
+                        perRound(byCrowd.get(kind), slowerP99), "%.1f"));
+            }
         }
         write(OnSale.SEND_ETAGS ? "on-sale-crowd.md" : "on-sale-crowd-no-etags.md", md.toString());
     }

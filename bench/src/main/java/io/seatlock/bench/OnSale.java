@@ -3,7 +3,10 @@ package io.seatlock.bench;
 import io.seatlock.localservers.LocalServers;
 import io.seatlock.localservers.PostgresServer;
 import io.seatlock.localservers.RedisServer;
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.OverlapImpact;
 import io.seatlock.seats.SeatsApplication;
+import io.seatlock.seats.booking.SeatId;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -14,6 +17,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -150,11 +154,11 @@ final class OnSale implements AutoCloseable {
     }
 
     /**
-     * An on-sale crowd watching the map: {@code viewers} simulated pages, each asking for the event's seats every
-     * 2 s (as the page polls), spread evenly over time and over both replicas. Each page sends back the ETag of the
-     * map it has, as the browser's cache does for the page (unless {@link #SEND_ETAGS} is off), and counts a 304
-     * as an answer. The views go out from a fixed pool of page threads over kept-alive connections
-     * ({@link KeepAliveViews}). Stops when closed.
+     * An on-sale crowd watching the map: {@code viewers} simulated pages, spread evenly over both replicas. Streaming,
+     * as the page does, each gets the map pushed (server-sent events, {@link StreamingViews}); polling, as the page does
+     * where the replica will not stream to it, each asks for the event's seats every 2 s instead, spread evenly over time, sending back the ETag of the map it has as the
+     * browser's cache does (unless {@link #SEND_ETAGS} is off) and counting a 304 as an answer; those views go out
+     * from a fixed pool of page threads over kept-alive connections ({@link KeepAliveViews}). Stops when closed.
      */
     final class Crowd implements AutoCloseable {
         private static final int PAGE_THREADS = 64;
@@ -164,8 +168,15 @@ final class OnSale implements AutoCloseable {
         private final AtomicLong answered = new AtomicLong();
         private final AtomicLong notModified = new AtomicLong();
         private final AtomicLong failed = new AtomicLong();
+        private final StreamingViews streams;
 
-        Crowd(int viewers) {
+        Crowd(int viewers, boolean streaming) throws IOException {
+            if (streaming) {
+                streams = new StreamingViews(apps.stream().map(app -> new InetSocketAddress("127.0.0.1", port(app))).toList(),
+                        "/api/events/big/seats/stream", viewers, CROWD_THREAD);
+                return;
+            }
+            streams = null;
             for (ConfigurableApplicationContext app : apps) {
                 replicas.add(new KeepAliveViews("127.0.0.1", port(app), PAGE_THREADS, 10_000));
             }
@@ -200,16 +211,21 @@ final class OnSale implements AutoCloseable {
             return notModified.get();
         }
 
+        /** Views answered (polling), or maps received (streaming). */
         long answered() {
-            return answered.get();
+            return streams != null ? streams.maps() : answered.get();
         }
 
+        /** Views that failed (polling), or streams that ended or failed (streaming). */
         long failed() {
-            return failed.get();
+            return streams != null ? streams.ended() : failed.get();
         }
 
         @Override
         public void close() throws InterruptedException {
+            if (streams != null) {
+                streams.close();
+            }
             ticks.shutdownNow();
             pages.shutdownNow();
             pages.awaitTermination(30, TimeUnit.SECONDS);
@@ -217,18 +233,19 @@ final class OnSale implements AutoCloseable {
         }
     }
 
-    Crowd crowd(int viewers) {
-        return new Crowd(viewers);
+    Crowd crowd(int viewers, boolean streaming) throws IOException {
+        return new Crowd(viewers, streaming);
     }
 
     /**
-     * What the crowd alone costs over {@code seconds}: Redis commands and PostgreSQL transactions per viewer-second,
+     * What the crowd alone costs over {@code seconds} while the map keeps changing (a seat held for 1 s every 250 ms,
+     * as someone starts booking it): Redis commands and PostgreSQL transactions per viewer-second,
      * views answered per second, failures, the cores this JVM (both replicas and the crowd) used, the whole
      * machine's CPU load (0-1) and core count, the cores the replicas' Tomcat threads and the crowd's page threads used,
      * and the share of answers that were 304 Not Modified. Rates are over the time measured, not the time asked for.
      */
-    double[] crowdCost(int viewers, int seconds) throws Exception {
-        try (Crowd crowd = crowd(viewers)) {
+    double[] crowdCost(int viewers, int seconds, boolean streaming) throws Exception {
+        try (Crowd crowd = crowd(viewers, streaming)) {
             Thread.sleep(2000); // the first views fill the snapshots
             long redisBefore = redisCommands();
             long txBefore = checkouts();
@@ -239,9 +256,12 @@ final class OnSale implements AutoCloseable {
             Map<String, Long> threadsBefore = cpuByThreadGroup();
             long started = System.nanoTime();
             long[] machineBefore = machineCpuTicks();
+            DistributedLock someoneBooking = apps.get(0).getBean(DistributedLock.class);
             try (AutoCloseable profile = profileTo(System.getProperty("bench.crowd.profile"))) {
-                while (System.nanoTime() - started < TimeUnit.SECONDS.toNanos(seconds)) {
-                    Thread.sleep(100);
+                for (int held = 0; System.nanoTime() - started < TimeUnit.SECONDS.toNanos(seconds); held++) {
+                    someoneBooking.tryAcquire(new SeatId("big", (held % 20 + 1) + "A").lockName(), Duration.ofSeconds(1),
+                            OverlapImpact.BROKEN_PROMISE);
+                    Thread.sleep(250);
                 }
             }
             double elapsed = (System.nanoTime() - started) / 1e9;
@@ -285,10 +305,12 @@ final class OnSale implements AutoCloseable {
         return (after[0] - before[0]) / (double) Math.max(1, after[1] - before[1]);
     }
 
-    /** {@code -Dbench.crowd.etags=false}: viewers never send If-None-Match, so every view is a 200 with the map. */
+    /** {@code -Dbench.crowd.etags=false}: polling viewers never send If-None-Match, so every view is a 200 with the map. */
     static final boolean SEND_ETAGS = Boolean.parseBoolean(System.getProperty("bench.crowd.etags", "true"));
 
-    private static final String SERVER = "the replicas' Tomcat threads";
+    private static final String SERVER = "the replicas' Tomcat threads and map pushes";
+    /** app-seats' thread that pushes the map to streaming pages. */
+    private static final String PUSH_THREAD = "seat-map-push";
     private static final String CLIENT = "the crowd's page threads";
     private static final String CROWD_THREAD = "crowd-page";
 
@@ -300,7 +322,8 @@ final class OnSale implements AutoCloseable {
             long nanos = info == null ? -1 : threads.getThreadCpuTime(info.getThreadId());
             if (nanos > 0) {
                 String name = info.getThreadName();
-                String group = name.startsWith("http-nio") ? SERVER : name.equals(CROWD_THREAD) ? CLIENT : "other";
+                String group = name.startsWith("http-nio") || name.equals(PUSH_THREAD) ? SERVER
+                        : name.equals(CROWD_THREAD) ? CLIENT : "other";
                 cpu.merge(group, nanos, Long::sum);
             }
         }

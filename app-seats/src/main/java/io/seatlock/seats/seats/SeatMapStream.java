@@ -105,12 +105,11 @@ class SeatMapStream implements SmartLifecycle {
             context.setTimeout(LIFETIME.toMillis());
             viewer = new Viewer(event, context, context.getResponse().getOutputStream());
             context.addListener(viewer);
-            viewer.offer(frame(first), first.etag());
-            viewer.out.setWriteListener(viewer); // the container calls onWritePossible, which writes the first frame
         } catch (IOException | RuntimeException e) {
             viewers.decrementAndGet();
             throw e;
         }
+        viewer.offer(frame(first), first.etag());
         topics.compute(event, (name, topic) -> {
             Topic joined = topic != null ? topic : new Topic(name);
             joined.viewers.add(viewer);
@@ -120,14 +119,20 @@ class SeatMapStream implements SmartLifecycle {
             }
             return joined;
         });
+        try {
+            viewer.out.setWriteListener(viewer); // the container then calls onWritePossible, which writes the first frame
+        } catch (RuntimeException e) {
+            viewer.close();
+            throw e;
+        }
     }
 
     /** One round for one event: the current snapshot to every viewer that has an older one; heartbeats; stuck viewers out. */
     private void push(Topic topic) {
         try {
             pushOnce(topic);
-        } catch (RuntimeException e) {
-            log.warn("seat map push for " + topic.event + " failed; the next round tries again", e); // a scheduled task that throws would stop
+        } catch (RuntimeException e) { // a scheduled task that throws is never run again
+            log.warn("seat map push for " + topic.event + " failed; the next round tries again", e);
         }
     }
 
@@ -149,12 +154,12 @@ class SeatMapStream implements SmartLifecycle {
         }
         long now = System.nanoTime();
         for (Viewer viewer : topic.viewers) {
-            if (viewer.stuckSince(now) > STUCK_AFTER.toNanos()) {
+            if (viewer.stuckFor(now) > STUCK_AFTER.toNanos()) {
                 viewer.close();
             } else if (topic.etag != null && !topic.etag.equals(viewer.offeredEtag())) {
                 viewer.offer(topic.frame, topic.etag);
             } else if (viewer.silentFor(now) > HEARTBEAT.toNanos()) {
-                viewer.offer(HEARTBEAT_FRAME, viewer.offeredEtag());
+                viewer.heartbeat();
             }
         }
     }
@@ -219,13 +224,24 @@ class SeatMapStream implements SmartLifecycle {
 
         /** Makes {@code frame} the next one written, replacing one not written yet. */
         void offer(byte[] frame, String etag) {
+            enqueue(frame, etag, false);
+        }
+
+        /** A comment line, unless a frame is still pending (which it must not replace). */
+        void heartbeat() {
+            enqueue(HEARTBEAT_FRAME, null, true);
+        }
+
+        private void enqueue(byte[] frame, String etag, boolean unlessPending) {
             boolean failed;
             synchronized (this) {
-                if (closed) {
+                if (closed || unlessPending && pending != null) {
                     return;
                 }
                 pending = frame;
-                offeredEtag = etag;
+                if (etag != null) {
+                    offeredEtag = etag;
+                }
                 failed = listening && !drain(); // until the container's first callback, the output is not yet non-blocking
             }
             if (failed) {
@@ -276,7 +292,7 @@ class SeatMapStream implements SmartLifecycle {
         }
 
         /** How long this viewer's connection has been unable to take more (0 if it can). */
-        synchronized long stuckSince(long now) {
+        synchronized long stuckFor(long now) {
             return notReadySince == 0 ? 0 : now - notReadySince;
         }
 
@@ -284,8 +300,22 @@ class SeatMapStream implements SmartLifecycle {
             return now - lastWrite;
         }
 
-        /** Ends the stream (once): the viewer leaves its topic and the response completes. */
+        /**
+         * Ends the stream: the viewer leaves its topic, and the response completes. The container's error callbacks
+         * call this too, and must complete the response themselves, or the container dispatches the request to the
+         * error page.
+         */
         void close() {
+            forget();
+            try {
+                context.complete();
+            } catch (IllegalStateException e) {
+                // already completed
+            }
+        }
+
+        /** The viewer leaves its topic (once); nothing more is written to it. */
+        private void forget() {
             synchronized (this) {
                 if (closed) {
                     return;
@@ -294,11 +324,6 @@ class SeatMapStream implements SmartLifecycle {
                 pending = null;
             }
             left(this);
-            try {
-                context.complete();
-            } catch (IllegalStateException e) {
-                // already completed by the container (the viewer went away first)
-            }
         }
 
         @Override
@@ -308,7 +333,7 @@ class SeatMapStream implements SmartLifecycle {
 
         @Override
         public void onComplete(AsyncEvent event) {
-            close();
+            forget();
         }
 
         @Override
