@@ -143,7 +143,8 @@ function watch() {
         return;
     }
     stream = new EventSource(`${seatsUrl()}/stream`);
-    stream.onmessage = (e) => show(JSON.parse(e.data));
+    stream.onmessage = (e) => show(JSON.parse(e.data));                        // the whole map
+    stream.addEventListener('change', (e) => show(JSON.parse(e.data)));       // only the seats that changed
     stream.onerror = () => {
         // While CONNECTING the EventSource tries again by itself; CLOSED means the replica refused the stream.
         if (stream && stream.readyState === EventSource.CLOSED) {

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class MapStreamViewer implements AutoCloseable {
 
-    /** One server-sent event: its id and its data line; {@code at} is when it arrived (nanoTime). */
-    record Event(String id, String data, long at) {
+    /** One server-sent event: its type ("message" unless named), id and data line; {@code at} is when it arrived (nanoTime). */
+    record Event(String type, String id, String data, long at) {
     }
 
     private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -71,6 +71,7 @@ final class MapStreamViewer implements AutoCloseable {
     }
 
     private final class Lines implements Flow.Subscriber<String> {
+        private String type = "message";
         private String id;
         private String data;
 
@@ -84,9 +85,12 @@ final class MapStreamViewer implements AutoCloseable {
         public void onNext(String line) {
             if (line.isEmpty()) {
                 if (data != null) {
-                    events.add(new Event(id, data, System.nanoTime()));
+                    events.add(new Event(type, id, data, System.nanoTime()));
                 }
                 data = null;
+                type = "message";
+            } else if (line.startsWith("event: ")) {
+                type = line.substring(7);
             } else if (line.startsWith("id: ")) {
                 id = line.substring(4);
             } else if (line.startsWith("data: ")) {

@@ -2,6 +2,7 @@ package io.seatlock.seats;
 
 import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.redis.LettuceTransport;
@@ -10,6 +11,9 @@ import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.localservers.OwnedRedis;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.context.support.GenericApplicationContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.InputStream;
@@ -58,6 +62,13 @@ class SeatMapStreamTest {
         return app.context().getBean(MeterRegistry.class).get("seats.map.viewers").gauge().value();
     }
 
+    /** The replica's sockets with a small, fixed send buffer (no autotuning up to megabytes), so a reader that stops shows soon. */
+    private static void smallSendBuffers(GenericApplicationContext context) {
+        context.registerBean("smallSendBuffers", WebServerFactoryCustomizer.class,
+                () -> (WebServerFactoryCustomizer<TomcatServletWebServerFactory>) factory -> factory.addConnectorCustomizers(
+                        connector -> connector.setProperty("socket.txBufSize", "4096")));
+    }
+
     /** A stream that ended on an error was completed by the stream, not dispatched to the error page by Tomcat. */
     private static void assertNoErrorDispatch(SeatsReplica app) {
         assertThat(app.context().getBean(MeterRegistry.class).find("http.server.requests").tag("uri", "/error").timers())
@@ -90,7 +101,12 @@ class SeatMapStreamTest {
                 MapStreamViewer.Event held = page.events().stream().filter(e -> e.data().contains(SEAT_9K_HELD))
                         .findFirst().orElseThrow();
                 assertThat(Duration.ofNanos(held.at() - heldAt)).as("map staleness").isLessThan(Duration.ofSeconds(2));
-                assertThat(held.id()).isNotEqualTo(first.id());
+                assertThat(first.type()).as("the whole map first").isEqualTo("message");
+                assertThat(held.type()).isEqualTo("change");
+                assertThat(held.data()).as("then only the seats that changed").isEqualTo("[" + SEAT_9K_HELD + "]");
+                assertThat(held.id()).as("the id names the map the change leads to")
+                        .isEqualTo(app.get("/api/events/concert/seats").headers().firstValue("ETag").orElseThrow())
+                        .isNotEqualTo(first.id());
 
                 assertThat(app.book("concert", "3C", "omar@example.com", "Omar").statusCode()).isEqualTo(201);
                 long bookedAt = System.nanoTime();
@@ -147,13 +163,15 @@ class SeatMapStreamTest {
 
     /**
      * A page that stops reading (a frozen browser, a dead link): its connection fills, and it keeps one pending
-     * frame while the others get every change; after 10 s of taking nothing it is closed. Fast changes (a seat held
-     * and let go every 100 ms) fill its buffers quickly.
+     * frame while the others get every change; after 10 s of taking nothing it is closed. Fast, large changes (a row
+     * of 20 seats held while the last one is let go, every 100 ms or so) fill its buffers quickly.
      */
     @Test
     void aViewerThatStopsReadingDelaysNoOneAndIsClosed() throws Exception {
         try (OwnedRedis redis = new OwnedRedis();
-             SeatsReplica app = replica("stream-frozen", redis, "seats.map-max-age", "100ms");
+             SeatsReplica app = SeatsReplica.startWith("stream-frozen", servers, 1, SeatMapStreamTest::smallSendBuffers,
+                     Map.of("spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h",
+                             "seats.map-max-age", "100ms"));
              RedisLockClient someoneElse = someoneElse(redis);
              MapStreamViewer live = new MapStreamViewer(app.uri(STREAM));
              Socket frozen = new Socket()) {
@@ -163,25 +181,29 @@ class SeatMapStreamTest {
                     .getBytes(StandardCharsets.US_ASCII));
             await().atMost(Duration.ofSeconds(10)).until(() -> viewers(app) == 2.0);
 
-            int seat = 0;
+            String rows = "ABCDEFGHIJKLMNOPQRST";
+            int changes = 0;
             long frozenSince = System.nanoTime();
-            long lastChange = 0;
+            List<LockLease> heldRow = List.of();
             while (viewers(app) == 2.0 && System.nanoTime() - frozenSince < TimeUnit.SECONDS.toNanos(60)) {
-                String label = "seat:concert:" + (seat % 20 + 1) + "K";
-                seat++;
-                var lease = someoneElse.tryAcquire(label, Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
-                String held = "{\"seat\":\"" + label.substring(label.lastIndexOf(':') + 1) + "\",\"status\":\"HELD\"}";
+                char row = rows.charAt(changes++ % rows.length());
+                List<LockLease> leases = new ArrayList<>();
+                for (int n = 1; n <= 20; n++) {
+                    leases.add(someoneElse.tryAcquire("seat:concert:" + n + row, Duration.ofMinutes(1),
+                            OverlapImpact.BROKEN_PROMISE).orElseThrow());
+                }
+                heldRow.forEach(LockLease::release);
+                heldRow = leases;
+                String held = "{\"seat\":\"20" + row + "\",\"status\":\"HELD\"}";
                 long changedAt = System.nanoTime();
                 await().atMost(Duration.ofSeconds(10)).until(() -> live.latest().contains(held));
-                lastChange = System.nanoTime() - changedAt;
-                assertThat(Duration.ofNanos(lastChange)).as("the live page's staleness beside a frozen one")
+                assertThat(Duration.ofNanos(System.nanoTime() - changedAt)).as("the live page's staleness beside a frozen one")
                         .isLessThan(Duration.ofSeconds(2));
-                lease.release();
             }
             Duration frozenFor = Duration.ofNanos(System.nanoTime() - frozenSince);
             assertThat(viewers(app)).as("the frozen page is closed").isEqualTo(1.0);
             assertThat(frozenFor).as("closed after it took nothing for 10 s").isGreaterThanOrEqualTo(Duration.ofSeconds(10));
-            assertThat(seat).as("changes pushed meanwhile").isGreaterThan(20);
+            assertThat(changes).as("changes pushed meanwhile").isGreaterThan(20);
 
             InputStream in = frozen.getInputStream();
             frozen.setSoTimeout(10_000);
@@ -192,6 +214,7 @@ class SeatMapStreamTest {
             }
             assertThat(read).as("what the frozen page had been sent before it was closed").isPositive();
 
+            heldRow.forEach(LockLease::release);
             someoneElse.tryAcquire("seat:concert:9K", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
             await().atMost(Duration.ofSeconds(2)).until(() -> live.latest().contains(SEAT_9K_HELD));
         }

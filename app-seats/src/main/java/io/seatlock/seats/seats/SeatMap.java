@@ -15,6 +15,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
@@ -59,8 +60,8 @@ class SeatMap {
                 new SeatRow(rs.getString("label"), rs.getBoolean("booked"), rs.getString("buyer_name"));
     }
 
-    /** The seats as JSON, and the entity tag naming those bytes; empty bytes when there is no such event. */
-    record MapView(byte[] json, String etag) {
+    /** The seats, as JSON, and the entity tag naming those bytes; no seats and empty bytes when there is no such event. */
+    record MapView(List<SeatView> seats, byte[] json, String etag) {
         boolean found() {
             return json.length > 0;
         }
@@ -130,15 +131,37 @@ class SeatMap {
 
     private MapView serialized(List<SeatView> seats) {
         if (seats.isEmpty()) {
-            return new MapView(new byte[0], "");
+            return new MapView(List.of(), new byte[0], "");
         }
         byte[] bytes = json.writeValueAsBytes(seats);
         try {
             byte[] hash = Arrays.copyOf(MessageDigest.getInstance("SHA-256").digest(bytes), 16);
-            return new MapView(bytes, '"' + Base64.getUrlEncoder().withoutPadding().encodeToString(hash) + '"');
+            return new MapView(seats, bytes, '"' + Base64.getUrlEncoder().withoutPadding().encodeToString(hash) + '"');
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }
+    }
+
+    /**
+     * The seats of {@code to} whose status differs from {@code from}, as JSON; empty if the two maps do not list the
+     * same seats in the same order (then only the whole map will do).
+     */
+    Optional<byte[]> changes(MapView from, MapView to) {
+        List<SeatView> before = from.seats();
+        List<SeatView> after = to.seats();
+        if (before.size() != after.size()) {
+            return Optional.empty();
+        }
+        List<SeatView> changed = new ArrayList<>();
+        for (int i = 0; i < after.size(); i++) {
+            if (!before.get(i).seat().equals(after.get(i).seat())) {
+                return Optional.empty();
+            }
+            if (before.get(i).status() != after.get(i).status()) {
+                changed.add(after.get(i));
+            }
+        }
+        return Optional.of(json.writeValueAsBytes(changed));
     }
 
     private List<SeatView> load(String event) {

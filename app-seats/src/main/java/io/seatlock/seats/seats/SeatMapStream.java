@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.seats.SeatsProperties;
 import io.seatlock.seats.booking.SeatNotFound;
+import io.seatlock.seats.seats.SeatMap.MapView;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -84,7 +85,7 @@ class SeatMapStream implements SmartLifecycle {
         if (running == null) {
             throw new MapStreamFull("this replica is not streaming maps right now");
         }
-        SeatMap.MapView first = seatMap.seats(event);
+        MapView first = seatMap.seats(event);
         if (!first.found()) {
             throw new SeatNotFound("event " + event);
         }
@@ -109,11 +110,13 @@ class SeatMapStream implements SmartLifecycle {
             viewers.decrementAndGet();
             throw e;
         }
-        viewer.offer(frame(first), first.etag());
+        byte[] firstFrame = frame(first);
+        viewer.offer(first, firstFrame);
         topics.compute(event, (name, topic) -> {
             Topic joined = topic != null ? topic : new Topic(name);
             joined.viewers.add(viewer);
             if (joined.schedule == null) {
+                joined.due = new Due(first, firstFrame, null, null); // the first push sends the change from this map
                 joined.schedule = running.scheduleWithFixedDelay(() -> push(joined), tick.toMillis(), tick.toMillis(),
                         TimeUnit.MILLISECONDS);
             }
@@ -137,7 +140,7 @@ class SeatMapStream implements SmartLifecycle {
     }
 
     private void pushOnce(Topic topic) {
-        SeatMap.MapView map;
+        MapView map;
         try {
             map = seatMap.seats(topic.event);
         } catch (RuntimeException e) {
@@ -148,28 +151,40 @@ class SeatMapStream implements SmartLifecycle {
             topic.viewers.forEach(Viewer::close); // the event is gone; a page that reconnects hears 404
             return;
         }
-        if (map != null && !map.etag().equals(topic.etag)) {
-            topic.frame = frame(map);
-            topic.etag = map.etag();
+        Due due = topic.due;
+        if (map != null && (due == null || !map.etag().equals(due.map().etag()))) {
+            MapView current = map;
+            byte[] change = due == null ? null
+                    : seatMap.changes(due.map(), current).map(json -> frame(current.etag(), "change", json)).orElse(null);
+            due = new Due(current, frame(current), due == null ? null : due.map().etag(), change);
+            topic.due = due;
         }
         long now = System.nanoTime();
         for (Viewer viewer : topic.viewers) {
             if (viewer.stuckFor(now) > STUCK_AFTER.toNanos()) {
                 viewer.close();
-            } else if (topic.etag != null && !topic.etag.equals(viewer.offeredEtag())) {
-                viewer.offer(topic.frame, topic.etag);
+            } else if (due != null && !due.map().etag().equals(viewer.offeredEtag())) {
+                if (due.change() == null || !viewer.offerChange(due.change(), due.changedFrom(), due.map().etag())) {
+                    viewer.offer(due.map(), due.frame());
+                }
             } else if (viewer.silentFor(now) > HEARTBEAT.toNanos()) {
                 viewer.heartbeat();
             }
         }
     }
 
-    /** One server-sent event: the map as one data line, its ETag as the event id, and the reconnect delay. */
-    private static byte[] frame(SeatMap.MapView map) {
-        byte[] head = ("retry: " + RECONNECT.toMillis() + "\nid: " + map.etag() + "\ndata: ").getBytes(StandardCharsets.US_ASCII);
-        byte[] frame = new byte[head.length + map.json().length + 2];
+    /** The whole map as one server-sent event: one data line, its ETag as the event id, and the reconnect delay. */
+    private static byte[] frame(MapView map) {
+        return frame(map.etag(), null, map.json());
+    }
+
+    /** One server-sent event: {@code data} on one line, {@code id} as its id, of type {@code event} (none: a whole map). */
+    private static byte[] frame(String id, String event, byte[] data) {
+        byte[] head = ((event == null ? "retry: " + RECONNECT.toMillis() + "\n" : "event: " + event + "\n") + "id: " + id + "\ndata: ")
+                .getBytes(StandardCharsets.US_ASCII);
+        byte[] frame = new byte[head.length + data.length + 2];
         System.arraycopy(head, 0, frame, 0, head.length);
-        System.arraycopy(map.json(), 0, frame, head.length, map.json().length);
+        System.arraycopy(data, 0, frame, head.length, data.length);
         frame[frame.length - 2] = '\n';
         frame[frame.length - 1] = '\n';
         return frame;
@@ -187,13 +202,19 @@ class SeatMapStream implements SmartLifecycle {
         });
     }
 
-    /** The viewers of one event on this replica, and the frame they are all due. Only its push task writes etag and frame. */
+    /**
+     * The map a topic's viewers are due: whole, as a frame, and as the change from the map due before, when the two
+     * list the same seats.
+     */
+    private record Due(MapView map, byte[] frame, String changedFrom, byte[] change) {
+    }
+
+    /** The viewers of one event on this replica, and the map they are due (only its push task sets it). */
     private static final class Topic {
         final String event;
         final Set<Viewer> viewers = ConcurrentHashMap.newKeySet();
         ScheduledFuture<?> schedule;
-        volatile String etag;
-        volatile byte[] frame;
+        volatile Due due;
 
         Topic(String event) {
             this.event = event;
@@ -222,9 +243,23 @@ class SeatMapStream implements SmartLifecycle {
             this.out = out;
         }
 
-        /** Makes {@code frame} the next one written, replacing one not written yet. */
-        void offer(byte[] frame, String etag) {
-            enqueue(frame, etag, false);
+        /** Makes {@code frame}, the whole {@code map}, the next one written, replacing one not written yet. */
+        void offer(MapView map, byte[] frame) {
+            enqueue(frame, map.etag(), false);
+        }
+
+        /**
+         * Writes {@code change} next if this viewer has, or is being written, exactly the map {@code from} and nothing
+         * waits to be written; false if it needs the whole map instead.
+         */
+        boolean offerChange(byte[] change, String from, String to) {
+            synchronized (this) {
+                if (!closed && (pending != null || !from.equals(offeredEtag))) {
+                    return false;
+                }
+            }
+            enqueue(change, to, true);
+            return true;
         }
 
         /** A comment line, unless a frame is still pending (which it must not replace). */

@@ -64,9 +64,10 @@ class SeatsController {
     }
 
     @Operation(summary = "The seat map pushed to a page: server-sent events, one whenever the map changes", description = """
-            Each event is the whole map (as GET .../seats answers it) on one data line, with the map's ETag as its id; \
-            the first comes at once, the next whenever the map changes, at most every seats.map-max-age and never more \
-            than 2 s after the change. A comment line keeps a quiet stream alive every 15 s. The stream ends after \
+            The first event is the whole map (as GET .../seats answers it) on one data line, with the map's ETag as its \
+            id; then, whenever the map changes (at most every seats.map-max-age, never more than 2 s after the change), \
+            a "change" event lists only the seats whose status changed, its id the ETag of the map they lead to; a viewer \
+            that missed one gets the whole map again. A comment line keeps a quiet stream alive every 15 s. The stream ends after \
             10 min, or when the viewer cannot take data for 10 s; an EventSource reconnects by itself (retry 2 s).""",
             responses = {
             @ApiResponse(responseCode = "200", description = "the stream", content = @Content(mediaType = "text/event-stream")),
