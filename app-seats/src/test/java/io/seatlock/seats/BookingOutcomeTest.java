@@ -82,7 +82,7 @@ class BookingOutcomeTest {
         browser.findElement(By.id("name")).sendKeys(name);
         browser.findElement(By.id("email")).sendKeys(email);
         if (!liveUpdates) {
-            ((JavascriptExecutor) browser).executeScript("for (let i = 1; i < 10000; i++) clearInterval(i);");
+            ((JavascriptExecutor) browser).executeScript(SeatMapBrowserTest.STOP_LIVE_UPDATES);
         }
         postgres.cutAfterCommitFollowing("INSERT INTO email_outbox");
         browser.findElement(By.id("book")).click();
@@ -146,7 +146,7 @@ class BookingOutcomeTest {
                      "seats.relay.interval", "1h"))) {
             WebDriverWait wait = bookThroughACutCommit(browser, postgres, app, "9G", "Bea", "bea@example.com", true);
             // Nobody presses anything: the live update sees 9G booked and the key finds the booking: it is hers.
-            // (The "don't know yet" message may be replaced within a poll, so it is not waited for here.)
+            // (The "don't know yet" message may be replaced within a push, so it is not waited for here.)
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Booked: seat 9G is yours"));
             wait.until(ExpectedConditions.attributeToBe(By.cssSelector("button[data-seat='9G']"), "data-status", "YOURS"));
             assertThat(db.queryForObject("SELECT id::text FROM bookings WHERE event_id = 'concert' AND seat_label = '9G'",

@@ -41,6 +41,10 @@ class SeatMapBrowserTest {
     @RegisterExtension
     static final IsolatedServers servers = new IsolatedServers("SeatMapBrowserTest");
 
+    /** Stops the page's live updates, as on a stalled phone: its map stream and any polling. */
+    static final String STOP_LIVE_UPDATES = "if (stream) { stream.close(); stream = null; }"
+            + " for (let i = 1; i < 10000; i++) clearInterval(i);";
+
     private static final GreenMail mail = new GreenMail(ServerSetupTest.SMTP.dynamicPort());
     private static SeatsReplica app;
     private static SeatsDatabase db;
@@ -240,7 +244,7 @@ class SeatMapBrowserTest {
             seat(nina, "3D").click();
             fillIn(nina, "Nina", "nina@example.com");
             // Stop the page's live updates, as a buyer on a stalled phone would have: only the booking answer tells.
-            ((JavascriptExecutor) nina).executeScript("if (stream) stream.close(); for (let i = 1; i < 10000; i++) clearInterval(i);");
+            ((JavascriptExecutor) nina).executeScript(STOP_LIVE_UPDATES);
             assertThat(app.book("concert", "3D", "sam@example.com", "Sam").statusCode()).isEqualTo(201);
 
             nina.findElement(By.id("book")).click();

@@ -1,15 +1,11 @@
 package io.seatlock.seats;
 
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
-import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
-import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.localservers.OwnedRedis;
 import org.junit.jupiter.api.Test;
@@ -18,9 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -42,22 +36,6 @@ class SeatMapCostTest {
         return redis.server().commandCalls().getOrDefault(command, 0L);
     }
 
-    /** A replica on the test's own Redis; {@code extra} properties as name, value pairs. */
-    private static SeatsReplica replica(String name, OwnedRedis redis, String... extra) {
-        Map<String, String> properties = new HashMap<>(Map.of(
-                "spring.data.redis.port", Integer.toString(redis.port()), "seats.relay.interval", "1h"));
-        for (int i = 0; i < extra.length; i += 2) {
-            properties.put(extra[i], extra[i + 1]);
-        }
-        return SeatsReplica.start(name, servers, 1, properties);
-    }
-
-    /** Another process's lock client on the same Redis and key prefix: a buyer booking elsewhere. */
-    private static RedisLockClient someoneElse(OwnedRedis redis) {
-        return RedisLockClient.over(LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()),
-                Duration.ofSeconds(2)), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
-    }
-
     @Test
     void aSeatMapViewAsksOnlyAboutTheEventsSeatsHoweverLargeRedisIs() throws Exception {
         try (OwnedRedis redis = new OwnedRedis()) {
@@ -67,8 +45,8 @@ class SeatMapCostTest {
             long keys = redis.server().with(r -> r.dbsize());
             assertThat(keys).isGreaterThanOrEqualTo(1_000_000L);
             // seats.map-max-age 0: every view refreshes, so one view shows the cost of one refresh
-            try (SeatsReplica app = replica("map", redis, "seats.map-max-age", "0ms");
-                 RedisLockClient someoneElse = someoneElse(redis)) {
+            try (SeatsReplica app = OwnRedisReplicas.start("map", servers, redis, "seats.map-max-age", "0ms");
+                 RedisLockClient someoneElse = OwnRedisReplicas.someoneElse(servers, redis)) {
                 someoneElse.tryAcquire("seat:concert:7K", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
                 app.get("/api/events/concert/seats"); // warm up connections and code paths
                 long scansBefore = calls(redis, "scan");
@@ -95,8 +73,8 @@ class SeatMapCostTest {
     @Test
     void aCrowdOfViewersSharesOneSnapshotAndStillSeesAHeldSeatWithinTwoSeconds() throws Exception {
         try (OwnedRedis redis = new OwnedRedis();
-             SeatsReplica app = replica("crowd", redis);
-             RedisLockClient someoneElse = someoneElse(redis)) {
+             SeatsReplica app = OwnRedisReplicas.start("crowd", servers, redis);
+             RedisLockClient someoneElse = OwnRedisReplicas.someoneElse(servers, redis)) {
             app.get("/api/events/concert/seats");
             int viewers = 16;
             int viewsEach = 125;
@@ -143,9 +121,9 @@ class SeatMapCostTest {
     void aViewerWhoseMapIsCurrentGetsNotModifiedWithNoBodyUntilTheMapChanges() throws Exception {
         String seats = "/api/events/concert/seats";
         try (OwnedRedis redis = new OwnedRedis();
-             SeatsReplica a = replica("etag-a", redis);
-             SeatsReplica b = replica("etag-b", redis);
-             RedisLockClient someoneElse = someoneElse(redis)) {
+             SeatsReplica a = OwnRedisReplicas.start("etag-a", servers, redis);
+             SeatsReplica b = OwnRedisReplicas.start("etag-b", servers, redis);
+             RedisLockClient someoneElse = OwnRedisReplicas.someoneElse(servers, redis)) {
             HttpResponse<String> first = a.get(seats);
             assertThat(first.statusCode()).isEqualTo(200);
             assertThat(first.headers().firstValue("Cache-Control")).hasValue("no-cache");

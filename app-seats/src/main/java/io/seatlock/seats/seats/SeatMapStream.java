@@ -30,11 +30,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The seat map pushed to open pages as server-sent events: a page that subscribes gets the map at once and
- * again whenever it changes, so an on-sale crowd costs a replica one write per viewer per change, not one
- * request per viewer every 2 s. The maps are the shared snapshots of {@link SeatMap}, each serialized once
- * and written as the same bytes to every viewer of the event, so Redis and PostgreSQL see no more than they
- * do for viewers who poll.
+ * The seat map pushed to open pages as server-sent events: a page that subscribes gets the whole map at once,
+ * then a "change" event with the seats whose status changed whenever the map does, so an on-sale crowd costs a
+ * replica one small write per viewer per change, not one request per viewer every 2 s. The maps are the shared
+ * snapshots of {@link SeatMap}; each change is serialized once and written as the same bytes to every viewer of the
+ * event, so Redis and PostgreSQL see no more than they do for viewers who poll.
  *
  * <p>No thread ever waits on a viewer: frames go out through the servlet container's non-blocking output. A
  * viewer whose connection cannot take more keeps one pending frame, replaced by newer ones, written once the
@@ -53,7 +53,7 @@ class SeatMapStream implements SmartLifecycle {
     static final Duration HEARTBEAT = Duration.ofSeconds(5);
     /** A stream ends after this; the page's EventSource reconnects, to whichever replica the balancer picks. */
     static final Duration LIFETIME = Duration.ofMinutes(10);
-    /** Told to the page's EventSource in every frame: how long to wait before reconnecting. */
+    /** Told to the page's EventSource with every whole map: how long to wait before reconnecting. */
     static final Duration RECONNECT = Duration.ofSeconds(2);
     /** The pushes never run more often than this, whatever {@code seats.map-max-age} is. */
     private static final Duration MIN_TICK = Duration.ofMillis(100);
@@ -180,8 +180,8 @@ class SeatMapStream implements SmartLifecycle {
 
     /** One server-sent event: {@code data} on one line, {@code id} as its id, of type {@code event} (none: a whole map). */
     private static byte[] frame(String id, String event, byte[] data) {
-        byte[] head = ((event == null ? "retry: " + RECONNECT.toMillis() + "\n" : "event: " + event + "\n") + "id: " + id + "\ndata: ")
-                .getBytes(StandardCharsets.US_ASCII);
+        String kind = event == null ? "retry: " + RECONNECT.toMillis() + "\n" : "event: " + event + "\n";
+        byte[] head = (kind + "id: " + id + "\ndata: ").getBytes(StandardCharsets.US_ASCII);
         byte[] frame = new byte[head.length + data.length + 2];
         System.arraycopy(head, 0, frame, 0, head.length);
         System.arraycopy(data, 0, frame, head.length, data.length);
