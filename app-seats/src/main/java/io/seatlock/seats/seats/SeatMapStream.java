@@ -38,23 +38,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>No thread ever waits on a viewer: frames go out through the servlet container's non-blocking output. A
  * viewer whose connection cannot take more keeps one pending frame, replaced by newer ones, written once the
- * connection drains; one that has taken nothing for {@link #STUCK_AFTER} is closed. A frozen or black-holed
+ * connection drains; one that has taken nothing for {@link #STUCK_AFTER_SECONDS} is closed. A frozen or black-holed
  * viewer therefore costs one frame of memory for a while, never a thread or another viewer's updates.
  */
 @Component
 class SeatMapStream implements SmartLifecycle {
 
+    // Whole seconds and minutes, so that the API's description (an annotation) states the same figures.
     /** A viewer that could not take a frame for this long is closed (its page reconnects if it is alive). */
-    static final Duration STUCK_AFTER = Duration.ofSeconds(10);
+    static final int STUCK_AFTER_SECONDS = 10;
     /**
      * A comment line to a viewer that got nothing for this long: a page that went away is only noticed when a write
      * to it fails (the second after it left), and proxies close connections that stay quiet.
      */
-    static final Duration HEARTBEAT = Duration.ofSeconds(5);
+    static final int HEARTBEAT_SECONDS = 5;
     /** A stream ends after this; the page's EventSource reconnects, to whichever replica the balancer picks. */
-    static final Duration LIFETIME = Duration.ofMinutes(10);
+    static final int LIFETIME_MINUTES = 10;
     /** Told to the page's EventSource with every whole map: how long to wait before reconnecting. */
-    static final Duration RECONNECT = Duration.ofSeconds(2);
+    static final int RECONNECT_SECONDS = 2;
     /** The pushes never run more often than this, whatever {@code seats.map-max-age} is. */
     private static final Duration MIN_TICK = Duration.ofMillis(100);
     private static final byte[] HEARTBEAT_FRAME = ":\n\n".getBytes(StandardCharsets.US_ASCII);
@@ -103,7 +104,7 @@ class SeatMapStream implements SmartLifecycle {
             // The container's own request and response: Spring MVC's wrapper of the response guards writes for its own
             // async handling, which this is not.
             AsyncContext context = request.startAsync();
-            context.setTimeout(LIFETIME.toMillis());
+            context.setTimeout(TimeUnit.MINUTES.toMillis(LIFETIME_MINUTES));
             viewer = new Viewer(event, context, context.getResponse().getOutputStream());
             context.addListener(viewer);
         } catch (IOException | RuntimeException e) {
@@ -130,7 +131,7 @@ class SeatMapStream implements SmartLifecycle {
         }
     }
 
-    /** One round for one event: the current snapshot to every viewer that has an older one; heartbeats; stuck viewers out. */
+    /** One round for one event: the current map to every viewer that has an older one; heartbeats; stuck viewers out. */
     private void push(Topic topic) {
         try {
             pushOnce(topic);
@@ -151,23 +152,23 @@ class SeatMapStream implements SmartLifecycle {
             topic.viewers.forEach(Viewer::close); // the event is gone; a page that reconnects hears 404
             return;
         }
-        Due due = topic.due;
-        if (map != null && (due == null || !map.etag().equals(due.map().etag()))) {
+        Due due = topic.due; // set when the topic was made, from its first viewer's map
+        if (map != null && !map.etag().equals(due.map().etag())) {
             MapView current = map;
-            byte[] change = due == null ? null
-                    : seatMap.changes(due.map(), current).map(json -> frame(current.etag(), "change", json)).orElse(null);
-            due = new Due(current, frame(current), due == null ? null : due.map().etag(), change);
+            byte[] change = seatMap.changes(due.map(), current)
+                    .map(json -> frame(current.etag(), "change", json)).orElse(null);
+            due = new Due(current, frame(current), due.map().etag(), change);
             topic.due = due;
         }
         long now = System.nanoTime();
         for (Viewer viewer : topic.viewers) {
-            if (viewer.stuckFor(now) > STUCK_AFTER.toNanos()) {
+            if (viewer.stuckFor(now) > TimeUnit.SECONDS.toNanos(STUCK_AFTER_SECONDS)) {
                 viewer.close();
-            } else if (due != null && !due.map().etag().equals(viewer.offeredEtag())) {
+            } else if (!due.map().etag().equals(viewer.offeredEtag())) {
                 if (due.change() == null || !viewer.offerChange(due.change(), due.changedFrom(), due.map().etag())) {
                     viewer.offer(due.map(), due.frame());
                 }
-            } else if (viewer.silentFor(now) > HEARTBEAT.toNanos()) {
+            } else if (viewer.silentFor(now) > TimeUnit.SECONDS.toNanos(HEARTBEAT_SECONDS)) {
                 viewer.heartbeat();
             }
         }
@@ -180,7 +181,8 @@ class SeatMapStream implements SmartLifecycle {
 
     /** One server-sent event: {@code data} on one line, {@code id} as its id, of type {@code event} (none: a whole map). */
     private static byte[] frame(String id, String event, byte[] data) {
-        String kind = event == null ? "retry: " + RECONNECT.toMillis() + "\n" : "event: " + event + "\n";
+        String kind = event == null ? "retry: " + TimeUnit.SECONDS.toMillis(RECONNECT_SECONDS) + "\n"
+                : "event: " + event + "\n";
         byte[] head = (kind + "id: " + id + "\ndata: ").getBytes(StandardCharsets.US_ASCII);
         byte[] frame = new byte[head.length + data.length + 2];
         System.arraycopy(head, 0, frame, 0, head.length);

@@ -67,10 +67,13 @@ class SeatsController {
             The first event is the whole map (as GET .../seats answers it) on one data line, with the map's ETag as its \
             id; then, whenever the map changes (at most every seats.map-max-age, never more than 2 s after the change), \
             a "change" event lists only the seats whose status changed, its id the ETag of the map they lead to; a viewer \
-            that missed one gets the whole map again. A comment line keeps a quiet stream alive every 15 s. The stream ends after \
-            10 min, or when the viewer cannot take data for 10 s; an EventSource reconnects by itself (retry 2 s).""",
+            that missed one gets the whole map again. A comment line keeps a quiet stream alive every \
+            """ + SeatMapStream.HEARTBEAT_SECONDS + " s. The stream ends after " + SeatMapStream.LIFETIME_MINUTES
+            + " min, or when the viewer cannot take data for " + SeatMapStream.STUCK_AFTER_SECONDS
+            + " s; an EventSource reconnects by itself (retry " + SeatMapStream.RECONNECT_SECONDS + " s).",
             responses = {
-            @ApiResponse(responseCode = "200", description = "the stream", content = @Content(mediaType = "text/event-stream")),
+            @ApiResponse(responseCode = "200", description = "the stream",
+                    content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE)),
             @ApiResponse(responseCode = "400", description = "bad-seat-address: malformed event id",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
             @ApiResponse(responseCode = "404", description = "not-found: no such event",
