@@ -64,6 +64,10 @@ class OpenApiDocumentTest {
         doc.get("paths").forEach(path -> path.forEach(op -> op.get("tags").forEach(t -> used.add(t.asText()))));
         assertThat(used).as("no generated *-controller tags").containsExactlyInAnyOrder("Seats", "Bookings");
 
+        String stream = doc.get("paths").get("/api/events/{event}/seats/stream").get("get").get("description").asText();
+        assertThat(stream).as("the stream's figures, as the README states them").contains("alive every 5 s",
+                "ends after 10 min", "cannot take data for 10 s", "(retry 2 s)");
+
         String readme = Files.readString(Path.of("..", "README.md"));
         String table = readme.substring(readme.indexOf("Every error carries one of these problem types"));
         Set<String> documented = problemTypes(table.substring(0, table.indexOf("\n* ")));

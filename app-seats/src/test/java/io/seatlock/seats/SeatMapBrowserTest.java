@@ -8,8 +8,6 @@ import io.seatlock.localservers.HeadlessChromium;
 import io.seatlock.localservers.HeadlessChromium.Viewport;
 import io.seatlock.localservers.IsolatedServers;
 import io.lettuce.core.SetArgs;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
 import org.junit.jupiter.api.AfterAll;
@@ -164,16 +162,6 @@ class SeatMapBrowserTest {
         }
     }
 
-    private static double streamingPages(SeatsReplica replica) {
-        return replica.context().getBean(MeterRegistry.class).get("seats.map.viewers").gauge().value();
-    }
-
-    /** GET requests for the map a replica has answered (any status). */
-    private static long mapRequests(SeatsReplica replica) {
-        return replica.context().getBean(MeterRegistry.class).find("http.server.requests")
-                .tags("uri", "/api/events/{event}/seats").timers().stream().mapToLong(Timer::count).sum();
-    }
-
     /**
      * GH-20 item 5: an open page gets the map pushed (server-sent events): after loading it asks for the map no
      * more, and still shows a booking made elsewhere.
@@ -185,11 +173,12 @@ class SeatMapBrowserTest {
             open(viewer, "/");
             waitFor(viewer).until(b -> Long.valueOf(1).equals(((JavascriptExecutor) b).executeScript(
                     "return stream && stream.readyState"))); // EventSource.OPEN
-            long asked = mapRequests(app);
+            long asked = app.timed("http.server.requests", "uri", "/api/events/{event}/seats");
 
             assertThat(app.book("concert", "17R", "vera@example.com", "Vera").statusCode()).isEqualTo(201);
             waitForStatus(viewer, "17R", "BOOKED");
-            assertThat(mapRequests(app)).as("the page asked for no map after loading").isEqualTo(asked);
+            assertThat(app.timed("http.server.requests", "uri", "/api/events/{event}/seats"))
+                    .as("the page asked for no map after loading").isEqualTo(asked);
             JavascriptExecutor page = (JavascriptExecutor) viewer;
             assertThat(page.executeScript("return polling")).isNull();
 
@@ -197,7 +186,7 @@ class SeatMapBrowserTest {
                     + " document.dispatchEvent(new Event('visibilitychange'));";
             page.executeScript(visibility.formatted("true"));
             assertThat(page.executeScript("return stream")).as("a hidden page's stream is closed").isNull();
-            await().atMost(Duration.ofSeconds(30)).until(() -> streamingPages(app) == 0.0);
+            await().atMost(Duration.ofSeconds(30)).until(() -> app.gauge("seats.map.viewers") == 0.0);
             page.executeScript(visibility.formatted("false"));
             waitFor(viewer).until(b -> Long.valueOf(1).equals(((JavascriptExecutor) b).executeScript(
                     "return stream && stream.readyState")));

@@ -1,6 +1,5 @@
 package io.seatlock.seats;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.redis.RedisLockClient;
@@ -40,7 +39,7 @@ class SeatMapStreamTest {
     private static final String SEAT_9K_HELD = "{\"seat\":\"9K\",\"status\":\"HELD\"}";
 
     private static double viewers(SeatsReplica app) {
-        return app.context().getBean(MeterRegistry.class).get("seats.map.viewers").gauge().value();
+        return app.gauge("seats.map.viewers");
     }
 
     /** The replica's sockets with a small, fixed send buffer (no autotuning up to megabytes), so a reader that stops shows soon. */
@@ -74,8 +73,7 @@ class SeatMapStreamTest {
 
     /** A stream that ended on an error was completed by the stream, not dispatched to the error page by Tomcat. */
     private static void assertNoErrorDispatch(SeatsReplica app) {
-        assertThat(app.context().getBean(MeterRegistry.class).find("http.server.requests").tag("uri", "/error").timers())
-                .as("requests dispatched to the error page").isEmpty();
+        assertThat(app.timed("http.server.requests", "uri", "/error")).as("requests dispatched to the error page").isZero();
     }
 
     private static long exists(OwnedRedis redis) {

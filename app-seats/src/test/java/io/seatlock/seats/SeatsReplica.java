@@ -1,6 +1,7 @@
 package io.seatlock.seats;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.seatlock.localservers.IsolatedServers;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -92,10 +93,13 @@ public final class SeatsReplica implements AutoCloseable {
         return counter == null ? 0 : counter.count();
     }
 
-    /** How many times a timer recorded (a served request, say), 0 if it never did. */
+    /** How many times the timers with these tags recorded (served requests, say, of any status unless one is named). */
     public long timed(String name, String... tags) {
-        var timer = context.getBean(MeterRegistry.class).find(name).tags(tags).timer();
-        return timer == null ? 0 : timer.count();
+        return context.getBean(MeterRegistry.class).find(name).tags(tags).timers().stream().mapToLong(Timer::count).sum();
+    }
+
+    public double gauge(String name) {
+        return context.getBean(MeterRegistry.class).get(name).gauge().value();
     }
 
     public ConfigurableApplicationContext context() {
