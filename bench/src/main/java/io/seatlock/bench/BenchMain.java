@@ -390,10 +390,6 @@ public final class BenchMain {
     }
 
     /**
-     * The on-sale crowd: 2,000 viewers polling the map every 2 s, alone (what a viewer costs Redis and
-     * PostgreSQL), then 2,000 buyers over 400 seats without and with the crowd, in alternating rounds.
-     */
-    /**
      * The buyers beside no crowd, a streaming crowd and a polling crowd, back to back in each round (the order turning
      * round by round), so both crowds' ratios come from the same run.
      */

@@ -153,14 +153,58 @@ final class OnSale implements AutoCloseable {
                 maxWaiters.get(), redisCommands() - redisBefore);
     }
 
+    /** An on-sale crowd watching the map: simulated pages, spread evenly over both replicas. Stops when closed. */
+    interface Crowd extends AutoCloseable {
+        /** Views answered (polling), or maps received (streaming). */
+        long answered();
+
+        /** Views that failed (polling), or streams that ended or failed (streaming). */
+        long failed();
+
+        /** Views answered 304 Not Modified (polling only). */
+        long notModified();
+
+        @Override
+        void close() throws InterruptedException;
+    }
+
+    /** Streaming, as the page does: each of {@code viewers} gets the map pushed (server-sent events, {@link StreamingViews}). */
+    private final class StreamingCrowd implements Crowd {
+        private final StreamingViews streams;
+
+        StreamingCrowd(int viewers) throws IOException {
+            streams = new StreamingViews(apps.stream().map(app -> new InetSocketAddress("127.0.0.1", port(app))).toList(),
+                    "/api/events/big/seats/stream", viewers, CROWD_THREAD);
+        }
+
+        @Override
+        public long answered() {
+            return streams.maps();
+        }
+
+        @Override
+        public long failed() {
+            return streams.ended();
+        }
+
+        @Override
+        public long notModified() {
+            return 0;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            streams.close();
+        }
+    }
+
     /**
-     * An on-sale crowd watching the map: {@code viewers} simulated pages, spread evenly over both replicas. Streaming,
-     * as the page does, each gets the map pushed (server-sent events, {@link StreamingViews}); polling, as the page does
-     * where the replica will not stream to it, each asks for the event's seats every 2 s instead, spread evenly over time, sending back the ETag of the map it has as the
-     * browser's cache does (unless {@link #SEND_ETAGS} is off) and counting a 304 as an answer; those views go out
-     * from a fixed pool of page threads over kept-alive connections ({@link KeepAliveViews}). Stops when closed.
+     * Polling, as the page does where the replica will not stream to it: each of {@code viewers} asks for the event's
+     * seats every 2 s, spread evenly over time, sending back the ETag of the map it has as the browser's cache does
+     * (unless {@link #SEND_ETAGS} is off) and counting a 304 as an answer. The views go out from a fixed pool of page
+     * threads over kept-alive connections ({@link KeepAliveViews}).
      */
-    final class Crowd implements AutoCloseable {
+    private final class PollingCrowd implements Crowd {
         private static final int PAGE_THREADS = 64;
         private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
         private final ExecutorService pages = Executors.newFixedThreadPool(PAGE_THREADS, r -> new Thread(r, CROWD_THREAD));
@@ -168,15 +212,8 @@ final class OnSale implements AutoCloseable {
         private final AtomicLong answered = new AtomicLong();
         private final AtomicLong notModified = new AtomicLong();
         private final AtomicLong failed = new AtomicLong();
-        private final StreamingViews streams;
 
-        Crowd(int viewers, boolean streaming) throws IOException {
-            if (streaming) {
-                streams = new StreamingViews(apps.stream().map(app -> new InetSocketAddress("127.0.0.1", port(app))).toList(),
-                        "/api/events/big/seats/stream", viewers, CROWD_THREAD);
-                return;
-            }
-            streams = null;
+        PollingCrowd(int viewers) {
             for (ConfigurableApplicationContext app : apps) {
                 replicas.add(new KeepAliveViews("127.0.0.1", port(app), PAGE_THREADS, 10_000));
             }
@@ -207,25 +244,23 @@ final class OnSale implements AutoCloseable {
             }, 0, everyMicros, TimeUnit.MICROSECONDS);
         }
 
-        long notModified() {
+        @Override
+        public long notModified() {
             return notModified.get();
         }
 
-        /** Views answered (polling), or maps received (streaming). */
-        long answered() {
-            return streams != null ? streams.maps() : answered.get();
+        @Override
+        public long answered() {
+            return answered.get();
         }
 
-        /** Views that failed (polling), or streams that ended or failed (streaming). */
-        long failed() {
-            return streams != null ? streams.ended() : failed.get();
+        @Override
+        public long failed() {
+            return failed.get();
         }
 
         @Override
         public void close() throws InterruptedException {
-            if (streams != null) {
-                streams.close();
-            }
             ticks.shutdownNow();
             pages.shutdownNow();
             pages.awaitTermination(30, TimeUnit.SECONDS);
@@ -234,7 +269,7 @@ final class OnSale implements AutoCloseable {
     }
 
     Crowd crowd(int viewers, boolean streaming) throws IOException {
-        return new Crowd(viewers, streaming);
+        return streaming ? new StreamingCrowd(viewers) : new PollingCrowd(viewers);
     }
 
     /**
