@@ -6,10 +6,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A page's EventSource, for tests: subscribes to a replica's seat-map stream and keeps every server-sent event it
@@ -23,7 +27,10 @@ final class MapStreamViewer implements AutoCloseable {
 
     private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    private static final Pattern SEAT = Pattern.compile("\\{\"seat\":\"([^\"]+)\",\"status\":\"([A-Z]+)\"}");
+
     private final List<Event> events = new CopyOnWriteArrayList<>();
+    private final Map<String, String> seats = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
     private final HttpResponse.ResponseInfo response;
     private volatile Flow.Subscription subscription;
@@ -52,9 +59,12 @@ final class MapStreamViewer implements AutoCloseable {
         return List.copyOf(events);
     }
 
-    /** The data of the latest event, or "" before the first. */
-    String latest() {
-        return events.isEmpty() ? "" : events.get(events.size() - 1).data();
+    /**
+     * A seat's status as the page would show it, every event applied in turn (the whole map, then the changes);
+     * null before the first event.
+     */
+    String status(String seat) {
+        return seats.get(seat);
     }
 
     /** Completes when the server ends the stream (or it fails). */
@@ -85,6 +95,9 @@ final class MapStreamViewer implements AutoCloseable {
         public void onNext(String line) {
             if (line.isEmpty()) {
                 if (data != null) {
+                    for (Matcher m = SEAT.matcher(data); m.find(); ) {
+                        seats.put(m.group(1), m.group(2));
+                    }
                     events.add(new Event(type, id, data, System.nanoTime()));
                 }
                 data = null;
