@@ -242,7 +242,7 @@ public final class LocalServers {
     }
 
     static boolean answers(RedisServer server) {
-        RedisClient client = RedisClient.create(server.uri());
+        RedisClient client = RedisServer.shortLivedClient(server.uri());
         client.setDefaultTimeout(Duration.ofSeconds(2));
         try (StatefulRedisConnection<String, String> c = client.connect()) {
             return "PONG".equals(c.sync().ping());
@@ -250,7 +250,7 @@ public final class LocalServers {
             log.debug("{} does not answer: {}", server, e.getMessage());
             return false;
         } finally {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            RedisServer.shutDown(client);
         }
     }
 

@@ -8,7 +8,15 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -23,6 +31,8 @@ import java.util.function.Function;
  */
 public record RedisServer(String source, String host, int port, String password) {
 
+    private static final Logger log = LoggerFactory.getLogger(RedisServer.class);
+
     public RedisURI uri() {
         RedisURI.Builder b = RedisURI.builder().withHost(host).withPort(port).withTimeout(Duration.ofSeconds(5));
         if (password != null && !password.isEmpty()) {
@@ -33,12 +43,40 @@ public record RedisServer(String source, String host, int port, String password)
 
     /** Runs {@code work} on a short-lived connection. */
     public <T> T with(Function<RedisCommands<String, String>, T> work) {
-        RedisClient client = RedisClient.create(uri());
+        return onConnection(uri(), work);
+    }
+
+    /** Runs {@code work} on a short-lived connection to {@code uri} (another user's, say). */
+    public static <T> T onConnection(RedisURI uri, Function<RedisCommands<String, String>, T> work) {
+        RedisClient client = shortLivedClient(uri);
         try (StatefulRedisConnection<String, String> c = client.connect()) {
             return work.apply(c.sync());
         } finally {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            shutDown(client);
         }
+    }
+
+    /** A client on threads shared by every short-lived connection, instead of new event loops per call. */
+    static RedisClient shortLivedClient(RedisURI uri) {
+        return RedisClient.create(SharedThreads.RESOURCES, uri);
+    }
+
+    /**
+     * Lets the client's connections go, waiting at most 3 s. Not Lettuce's {@code shutdown()}: it waits on its
+     * own future without a bound, and that future sometimes never completes (lettuce#2278; it hung a test run).
+     */
+    static void shutDown(RedisClient client) {
+        try {
+            client.shutdownAsync(0, 1, TimeUnit.SECONDS).get(3, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            log.warn("a short-lived Redis client did not shut down cleanly: {}", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static final class SharedThreads {
+        static final ClientResources RESOURCES = DefaultClientResources.create();
     }
 
     /** Calls per command since start or {@code CONFIG RESETSTAT}, from {@code INFO commandstats} (lower-case names). */

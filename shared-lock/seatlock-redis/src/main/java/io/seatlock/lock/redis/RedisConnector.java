@@ -11,9 +11,14 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.seatlock.lock.spi.DaemonThreads;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.Executor;
@@ -33,7 +38,10 @@ import java.util.function.Supplier;
  */
 final class RedisConnector implements AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(RedisConnector.class);
     private static final long ANSWER_STAMP_GRAIN_NANOS = 10_000_000;
+    /** Longest a close waits for Lettuce to let its connection and threads go (its event loops get 2 s of it). */
+    static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(3);
     private static final ThreadFactory CONNECTING = DaemonThreads.named("seatlock-redis-connect");
 
     private final AbstractRedisClient client;
@@ -151,12 +159,25 @@ final class RedisConnector implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Closes the connection and shuts the client down, waiting at most {@link #SHUTDOWN_BOUND}. Not Lettuce's
+     * {@code shutdown()}: it waits on its own future without a bound, and that future sometimes never completes
+     * (lettuce#2278), which would hang an application's shutdown.
+     */
     @Override
     public void close() {
         StatefulConnection<String, String> c = connection.get();
-        if (c != null) {
-            c.close();
+        CompletableFuture<Void> closed = c == null ? CompletableFuture.completedFuture(null) : c.closeAsync();
+        CompletableFuture<Void> shutDown = closed.handle((ignored, error) -> null)
+                .thenCompose(ignored -> client.shutdownAsync(0, 2, TimeUnit.SECONDS));
+        try {
+            shutDown.get(SHUTDOWN_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            log.warn("the Redis client did not shut down within {}; its threads are left to the JVM", SHUTDOWN_BOUND);
+        } catch (ExecutionException e) {
+            log.warn("the Redis client's shutdown failed: {}", e.getCause().toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        client.shutdown();
     }
 }

@@ -1,15 +1,14 @@
 package io.seatlock.lock.redis;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
 import io.seatlock.localservers.DocumentedAcl;
 import io.seatlock.localservers.OwnedRedis;
+import io.seatlock.localservers.RedisServer;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -61,15 +60,13 @@ class RedisAclTest {
                 }
             }
 
-            RedisClient client = RedisClient.create(uri);
-            try (StatefulRedisConnection<String, String> c = client.connect()) {
-                assertThatThrownBy(() -> c.sync().flushall()).isInstanceOf(RedisCommandExecutionException.class)
+            RedisServer.onConnection(uri, r -> {
+                assertThatThrownBy(r::flushall).isInstanceOf(RedisCommandExecutionException.class)
                         .hasMessageContaining("NOPERM");
-                assertThatThrownBy(() -> c.sync().set("other:key", "v")).isInstanceOf(RedisCommandExecutionException.class)
+                assertThatThrownBy(() -> r.set("other:key", "v")).isInstanceOf(RedisCommandExecutionException.class)
                         .hasMessageContaining("NOPERM");
-            } finally {
-                client.shutdown();
-            }
+                return null;
+            });
         }
     }
 }
