@@ -164,6 +164,29 @@ class LockFaultTest {
         assertThat(plain.isValid()).isFalse();
     }
 
+    @Test
+    void closingTheClientWhileRedisIsBlackHoledIsBoundedAndLeavesItsLocksToExpire() throws Exception {
+        FaultProxy proxy = proxy();
+        Duration timeout = Duration.ofSeconds(1);
+        RedisLockClient lock = client(proxy, timeout);
+        lock.tryAcquire("job:nightly", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
+        lock.tryAcquire("job:weekly", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
+        proxy.blackhole();
+
+        ExecutorService pool = pool(1);
+        Future<Long> took = pool.submit(() -> {
+            long t0 = System.nanoTime();
+            lock.close();
+            return System.nanoTime() - t0;
+        });
+        // the releases get one command timeout, letting the connections go at most 3 s more (README, "closing")
+        assertThat(Duration.ofNanos(took.get(60, TimeUnit.SECONDS))).isLessThan(timeout.plusSeconds(3 + 4));
+        String key = new RedisKeys(servers.keyPrefix()).lock("job:nightly");
+        assertThat(owner("job:nightly")).as("unreachable: left to expire with its ttl").isNotNull();
+        assertThat(servers.redis().<Long>with(r -> r.pttl(key))).isPositive();
+        assertThat(owner("job:weekly")).isNotNull();
+    }
+
     @Test // item 7
     void connectingToABlackHoledRedisCostsEachConcurrentCallerOneTimeoutNotAQueue() throws Exception {
         FaultProxy proxy = proxy();
