@@ -142,7 +142,7 @@ public class LockRoundTrip {
 
                     public void close() {
                         c.close();
-                        client.shutdown();
+                        RedisServer.shutDown(client);
                     }
                 };
             }

@@ -65,7 +65,7 @@ public record RedisServer(String source, String host, int port, String password)
      * Lets the client's connections go, waiting at most 3 s. Not Lettuce's {@code shutdown()}: it waits on its
      * own future without a bound, and that future sometimes never completes (lettuce#2278; it hung a test run).
      */
-    static void shutDown(RedisClient client) {
+    public static void shutDown(RedisClient client) {
         try {
             client.shutdownAsync(0, 1, TimeUnit.SECONDS).get(3, TimeUnit.SECONDS);
         } catch (TimeoutException | ExecutionException e) {
