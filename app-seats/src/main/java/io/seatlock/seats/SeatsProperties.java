@@ -23,6 +23,9 @@ import java.time.Duration;
  * @param mapMaxViewers  how many pages this replica streams the map to at once; more get 503 and poll instead.
  *                       Each holds a connection (no thread), so keep it well below
  *                       {@code server.tomcat.max-connections} (8192), which bookings need too
+ * @param mapStreamLifetime how long a page's map stream lasts before the replica ends it; the page's EventSource
+ *                       then reconnects, to whichever replica the balancer picks, so streams spread again after a
+ *                       deploy or a scale-out
  */
 @ConfigurationProperties("seats")
 @Validated
@@ -30,16 +33,24 @@ public record SeatsProperties(@DefaultValue("10s") @NotNull Duration holdTtl,
                               @DefaultValue("true") boolean bouncerEnabled,
                               @DefaultValue @Valid Relay relay,
                               @DefaultValue("500ms") @NotNull Duration mapMaxAge,
-                              @DefaultValue("4000") @Min(1) int mapMaxViewers) {
+                              @DefaultValue("4000") @Min(1) int mapMaxViewers,
+                              @DefaultValue(DEFAULT_MAP_STREAM_LIFETIME) @NotNull Duration mapStreamLifetime) {
 
     /** The promise to viewers: a seat map served while another view refreshes it is at most this old. */
     public static final Duration MAP_NEVER_OLDER_THAN = Duration.ofSeconds(2);
+
+    /** {@code seats.map-stream-lifetime} unless configured (also stated in the API's description). */
+    public static final String DEFAULT_MAP_STREAM_LIFETIME = "10m";
 
     /** Checks what a record component constraint cannot say. */
     public SeatsProperties {
         if (mapMaxAge != null && mapMaxAge.compareTo(MAP_NEVER_OLDER_THAN) > 0) {
             throw new IllegalArgumentException("seats.map-max-age must not exceed " + MAP_NEVER_OLDER_THAN
                     + ", was " + mapMaxAge);
+        }
+        if (mapStreamLifetime != null && mapStreamLifetime.toMillis() < 1) {
+            // the servlet container reads an async timeout of 0 or less as "never"
+            throw new IllegalArgumentException("seats.map-stream-lifetime must be at least 1ms, was " + mapStreamLifetime);
         }
     }
 

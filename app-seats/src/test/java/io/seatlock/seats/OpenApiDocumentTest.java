@@ -66,7 +66,7 @@ class OpenApiDocumentTest {
 
         String stream = doc.get("paths").get("/api/events/{event}/seats/stream").get("get").get("description").asText();
         assertThat(stream).as("the stream's figures, as the README states them").contains("alive every 5 s",
-                "ends after 10 min", "cannot take data for 10 s", "(retry 2 s)");
+                "ends after seats.map-stream-lifetime (10m by default)", "cannot take data for 10 s", "(retry 2 s)");
 
         String readme = Files.readString(Path.of("..", "README.md"));
         String table = readme.substring(readme.indexOf("Every error carries one of these problem types"));

@@ -241,6 +241,29 @@ class SeatMapStreamTest {
         }
     }
 
+    /** A stream ends, cleanly, once it has lasted seats.map-stream-lifetime; the page then reconnects. */
+    @Test
+    void aStreamEndsAfterItsLifetime() throws Exception {
+        Duration lifetime = Duration.ofSeconds(3);
+        try (OwnedRedis redis = new OwnedRedis();
+             SeatsReplica app = OwnRedisReplicas.start("stream-lifetime", servers, redis,
+                     "seats.map-stream-lifetime", lifetime.toMillis() + "ms")) {
+            long opened = System.nanoTime();
+            try (MapStreamViewer page = new MapStreamViewer(app.uri(STREAM))) {
+                assertThat(page.status()).isEqualTo(200);
+                page.ended().get(lifetime.multipliedBy(10).toSeconds(), TimeUnit.SECONDS); // ends without an error
+                assertThat(Duration.ofNanos(System.nanoTime() - opened)).as("not before its lifetime").isGreaterThanOrEqualTo(lifetime);
+                assertThat(page.events()).as("the map came first").isNotEmpty();
+                await().atMost(Duration.ofSeconds(10)).until(() -> viewers(app) == 0.0);
+            }
+            try (MapStreamViewer reconnected = new MapStreamViewer(app.uri(STREAM))) {
+                await().atMost(Duration.ofSeconds(10)).until(() -> !reconnected.events().isEmpty());
+                assertThat(viewers(app)).isEqualTo(1.0);
+            }
+            assertNoErrorDispatch(app);
+        }
+    }
+
     /** Stopping a replica ends its streams first (pages reconnect elsewhere) rather than waiting for them. */
     @Test
     void aStoppingReplicaEndsItsStreams() throws Exception {

@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Component
 class SeatMapStream implements SmartLifecycle {
 
-    // Whole seconds and minutes, so that the API's description (an annotation) states the same figures.
+    // Whole seconds, so that the API's description (an annotation) states the same figures.
     /** A viewer that could not take a frame for this long is closed (its page reconnects if it is alive). */
     static final int STUCK_AFTER_SECONDS = 10;
     /**
@@ -52,8 +52,6 @@ class SeatMapStream implements SmartLifecycle {
      * to it fails (the second after it left), and proxies close connections that stay quiet.
      */
     static final int HEARTBEAT_SECONDS = 5;
-    /** A stream ends after this; the page's EventSource reconnects, to whichever replica the balancer picks. */
-    static final int LIFETIME_MINUTES = 10;
     /** Told to the page's EventSource with every whole map: how long to wait before reconnecting. */
     static final int RECONNECT_SECONDS = 2;
     /** The pushes never run more often than this, whatever {@code seats.map-max-age} is. */
@@ -64,6 +62,7 @@ class SeatMapStream implements SmartLifecycle {
     private final SeatMap seatMap;
     private final Duration tick;
     private final int maxViewers;
+    private final Duration lifetime;
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
     private final AtomicInteger viewers = new AtomicInteger();
     private volatile ScheduledExecutorService pushes;
@@ -72,6 +71,7 @@ class SeatMapStream implements SmartLifecycle {
         this.seatMap = seatMap;
         this.tick = properties.mapMaxAge().compareTo(MIN_TICK) < 0 ? MIN_TICK : properties.mapMaxAge();
         this.maxViewers = properties.mapMaxViewers();
+        this.lifetime = properties.mapStreamLifetime();
         Gauge.builder("seats.map.viewers", viewers, AtomicInteger::get)
                 .description("pages this replica pushes the seat map to now").register(meters);
     }
@@ -104,7 +104,7 @@ class SeatMapStream implements SmartLifecycle {
             // The container's own request and response: Spring MVC's wrapper of the response guards writes for its own
             // async handling, which this is not.
             AsyncContext context = request.startAsync();
-            context.setTimeout(TimeUnit.MINUTES.toMillis(LIFETIME_MINUTES));
+            context.setTimeout(lifetime.toMillis()); // the stream's end: onTimeout completes it
             viewer = new Viewer(event, context, context.getResponse().getOutputStream());
             context.addListener(viewer);
         } catch (IOException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.seatlock.seats.seats;
 
+import io.seatlock.seats.SeatsProperties;
 import io.seatlock.seats.booking.SeatId;
 import io.seatlock.seats.booking.SeatNotFound;
 import io.swagger.v3.oas.annotations.Operation;
@@ -68,8 +69,8 @@ class SeatsController {
             id; then, whenever the map changes (at most every seats.map-max-age, never more than 2 s after the change), \
             a "change" event lists only the seats whose status changed, its id the ETag of the map they lead to; a viewer \
             that missed one gets the whole map again. A comment line keeps a quiet stream alive every \
-            """ + SeatMapStream.HEARTBEAT_SECONDS + " s. The stream ends after " + SeatMapStream.LIFETIME_MINUTES
-            + " min, or when the viewer cannot take data for " + SeatMapStream.STUCK_AFTER_SECONDS
+            """ + SeatMapStream.HEARTBEAT_SECONDS + " s. The stream ends after seats.map-stream-lifetime ("
+            + SeatsProperties.DEFAULT_MAP_STREAM_LIFETIME + " by default), or when the viewer cannot take data for " + SeatMapStream.STUCK_AFTER_SECONDS
             + " s; an EventSource reconnects by itself (retry " + SeatMapStream.RECONNECT_SECONDS + " s).",
             responses = {
             @ApiResponse(responseCode = "200", description = "the stream",
