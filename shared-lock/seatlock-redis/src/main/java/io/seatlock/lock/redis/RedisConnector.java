@@ -41,7 +41,7 @@ final class RedisConnector implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisConnector.class);
     private static final long ANSWER_STAMP_GRAIN_NANOS = 10_000_000;
     /** Longest a close waits for Lettuce to let its connection and threads go (its event loops get 2 s of it). */
-    static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(3);
+    private static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(3);
     private static final ThreadFactory CONNECTING = DaemonThreads.named("seatlock-redis-connect");
 
     private final AbstractRedisClient client;
