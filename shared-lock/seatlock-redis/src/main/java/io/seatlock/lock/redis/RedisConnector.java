@@ -160,18 +160,14 @@ final class RedisConnector implements AutoCloseable {
     }
 
     /**
-     * Closes the connection and shuts the client down, waiting at most {@link #SHUTDOWN_BOUND}. Not Lettuce's
-     * {@code shutdown()}: it waits on its own future without a bound, and that future sometimes never completes
-     * (lettuce#2278), which would hang an application's shutdown.
+     * Shuts the client down (which closes each of its connections), waiting at most {@link #SHUTDOWN_BOUND}. Not
+     * Lettuce's {@code shutdown()}: it waits on its own future without a bound, and that future sometimes never
+     * completes (lettuce#2278), which would hang an application's shutdown.
      */
     @Override
     public void close() {
-        StatefulConnection<String, String> c = connection.get();
-        CompletableFuture<Void> closed = c == null ? CompletableFuture.completedFuture(null) : c.closeAsync();
-        CompletableFuture<Void> shutDown = closed.handle((ignored, error) -> null)
-                .thenCompose(ignored -> client.shutdownAsync(0, 2, TimeUnit.SECONDS));
         try {
-            shutDown.get(SHUTDOWN_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(SHUTDOWN_BOUND.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             log.warn("the Redis client did not shut down within {}; its threads are left to the JVM", SHUTDOWN_BOUND);
         } catch (ExecutionException e) {
