@@ -1,7 +1,7 @@
 package io.seatlock.localservers;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -242,15 +242,13 @@ public final class LocalServers {
     }
 
     static boolean answers(RedisServer server) {
-        RedisClient client = RedisServer.shortLivedClient(server.uri());
-        client.setDefaultTimeout(Duration.ofSeconds(2));
-        try (StatefulRedisConnection<String, String> c = client.connect()) {
-            return "PONG".equals(c.sync().ping());
+        RedisURI uri = server.uri();
+        uri.setTimeout(Duration.ofSeconds(2));
+        try {
+            return "PONG".equals(RedisServer.onConnection(uri, RedisCommands::ping));
         } catch (Exception e) {
             log.debug("{} does not answer: {}", server, e.getMessage());
             return false;
-        } finally {
-            RedisServer.shutDown(client);
         }
     }
 

@@ -57,7 +57,7 @@ public record RedisServer(String source, String host, int port, String password)
     }
 
     /** A client on threads shared by every short-lived connection, instead of new event loops per call. */
-    static RedisClient shortLivedClient(RedisURI uri) {
+    private static RedisClient shortLivedClient(RedisURI uri) {
         return RedisClient.create(SharedThreads.RESOURCES, uri);
     }
 
