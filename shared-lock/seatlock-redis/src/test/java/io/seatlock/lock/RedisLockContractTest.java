@@ -136,6 +136,20 @@ class RedisLockContractTest extends DistributedLockContract {
     }
 
     @Test
+    void aNameAndAnInstanceOutsideAsciiAreSentAsUtf8() {
+        String name = "sitz:Zürich:14C-ø";
+        RedisLockClient other = newClient("replica-ü", LockListener.NOOP);
+        LockLease held = other.tryAcquire(name, LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow();
+
+        assertThat(valueOf(name)).isEqualTo(held.ownerToken()).endsWith("@replica-ü"); // as any other client reads it
+        assertThat(lock.tryAcquire(name, LONG, OverlapImpact.BROKEN_PROMISE)).isEmpty();
+        assertThat(other.heldNames("sitz:Zür")).containsExactly(name);
+        assertThat(held.renew(LONG)).isTrue(); // the owner compare inside the scripts matches the same bytes
+        assertThat(held.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        assertThat(valueOf(name)).isNull();
+    }
+
+    @Test
     void independentNamesAreIndependent() {
         LockLease one = lock.tryAcquire("a:1", LONG, OverlapImpact.WASTED_WORK).orElseThrow();
         LockLease two = lock.tryAcquire("a:2", LONG, OverlapImpact.WASTED_WORK).orElseThrow();

@@ -8,12 +8,14 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisMovedDataException;
@@ -28,9 +30,11 @@ import redis.clients.jedis.util.SafeEncoder;
 
 import javax.net.ssl.SSLParameters;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,6 +47,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * The Redis lock's blocking transport on Jedis: a pool of connections (standalone, Sentinel-managed or a Redis
@@ -69,6 +74,10 @@ public final class JedisTransport implements RedisTransport {
     private static final long RESUBSCRIBE_PAUSE_MILLIS = 1_000;
     private static final ThreadFactory CONNECTING = DaemonThreads.named("seatlock-jedis-connect");
     private static final ThreadFactory SUBSCRIBING = DaemonThreads.named("seatlock-jedis-releases");
+    /** The lock's scripts' SHAs, encoded: a handful, each sent with every call of its script. */
+    private static final Map<String, Argument> SHAS = new ConcurrentHashMap<>();
+    private static final Argument[] KEY_COUNTS = IntStream.range(0, 4).mapToObj(n -> Argument.of(Integer.toString(n)))
+            .toArray(Argument[]::new);
 
     private final Supplier<ConnectionProvider> connect;
     private final boolean cluster;
@@ -308,14 +317,14 @@ public final class JedisTransport implements RedisTransport {
     }
 
     private static long evalsha(Connection connection, RedisCommand.Script script) {
-        connection.sendCommand(Protocol.Command.EVALSHA, evalshaArguments(script));
+        connection.sendCommand(evalshaArguments(script));
         return connection.getIntegerReply();
     }
 
     /** The script, then WAIT, written together on one connection; both replies are read before it is handed back. */
     private static RedisCommand.ScriptReply replicated(Connection connection, RedisCommand.ReplicatedScript replicated) {
         for (int attempt = 0; ; attempt++) {
-            connection.sendCommand(Protocol.Command.EVALSHA, evalshaArguments(replicated.script()));
+            connection.sendCommand(evalshaArguments(replicated.script()));
             connection.sendCommand(Protocol.Command.WAIT, Integer.toString(replicated.replicas()),
                     Long.toString(replicated.waitMillis()));
             List<Object> replies = connection.getMany(2);
@@ -340,15 +349,35 @@ public final class JedisTransport implements RedisTransport {
         connection.getBulkReply();
     }
 
-    private static String[] evalshaArguments(RedisCommand.Script script) {
+    /**
+     * {@code EVALSHA sha numkeys keys... args...}, each argument encoded once: Jedis' own wrappers for a {@code String}
+     * or a {@code byte[]} copy it once more, and the hot path's allocation is mostly its arguments. The SHA and the
+     * key count are encoded once, on their first use.
+     */
+    private static CommandArguments evalshaArguments(RedisCommand.Script script) {
         String[] keys = script.keys();
-        String[] args = script.args();
-        String[] all = new String[2 + keys.length + args.length];
-        all[0] = script.sha();
-        all[1] = Integer.toString(keys.length);
-        System.arraycopy(keys, 0, all, 2, keys.length);
-        System.arraycopy(args, 0, all, 2 + keys.length, args.length);
-        return all;
+        CommandArguments command = new CommandArguments(Protocol.Command.EVALSHA)
+                .add(SHAS.computeIfAbsent(script.sha(), Argument::of))
+                .add(keys.length < KEY_COUNTS.length ? KEY_COUNTS[keys.length] : Argument.of(Integer.toString(keys.length)));
+        for (String key : keys) {
+            command.add(Argument.of(key));
+        }
+        for (String arg : script.args()) {
+            command.add(Argument.of(arg));
+        }
+        return command;
+    }
+
+    /** A command argument Jedis writes as it is, without copying it. */
+    private record Argument(byte[] raw) implements Rawable {
+        static Argument of(String text) {
+            return new Argument(text.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public byte[] getRaw() {
+            return raw;
+        }
     }
 
     /** SCAN on every master of a cluster, each through a connection of its own, within the one deadline. */
