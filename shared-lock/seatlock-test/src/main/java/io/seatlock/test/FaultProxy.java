@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -37,6 +38,8 @@ public final class FaultProxy implements AutoCloseable {
     private final int targetPort;
     private final ServerSocket server;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    /** One flag per open connection: set, the connection is forgotten ({@link #forgetOpenConnections()}). */
+    private final Set<AtomicBoolean> open = ConcurrentHashMap.newKeySet();
     private final AtomicLong stalledReads = new AtomicLong();
     private final ByteRecorder fromClients = new ByteRecorder();
     private volatile Mode mode = Mode.PASS;
@@ -88,6 +91,15 @@ public final class FaultProxy implements AutoCloseable {
     /** Keeps connections (and new ones) open but forwards nothing either way, until {@link #heal()}. */
     public void blackhole() {
         mode = Mode.BLACKHOLE;
+    }
+
+    /**
+     * Every connection open now goes dark for good, as through a NAT or load balancer that dropped it without a
+     * word: nothing passes on it either way, not even its close, and {@link #heal()} does not bring it back. New
+     * connections pass. Only a client that checks its idle connections notices.
+     */
+    public void forgetOpenConnections() {
+        open.forEach(forgotten -> forgotten.set(true));
     }
 
     /** Passes traffic again, without delay. */
@@ -156,9 +168,11 @@ public final class FaultProxy implements AutoCloseable {
                 Socket upstream = new Socket(targetHost, targetPort);
                 sockets.add(client);
                 sockets.add(upstream);
-                java.util.concurrent.atomic.AtomicBoolean markerSent = new java.util.concurrent.atomic.AtomicBoolean();
-                pump(client, upstream, fromClients, markerSent);
-                pump(upstream, client, null, markerSent);
+                AtomicBoolean markerSent = new AtomicBoolean();
+                AtomicBoolean forgotten = new AtomicBoolean();
+                open.add(forgotten);
+                pump(client, upstream, fromClients, markerSent, forgotten);
+                pump(upstream, client, null, markerSent, forgotten);
             } catch (IOException e) {
                 if (server.isClosed()) {
                     return;
@@ -168,7 +182,7 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to, @Nullable ByteRecorder recorder,
-                      java.util.concurrent.atomic.AtomicBoolean markerSent) {
+                      AtomicBoolean markerSent, AtomicBoolean forgotten) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[8192];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -195,10 +209,10 @@ public final class FaultProxy implements AutoCloseable {
                         closeAll();
                         return;
                     }
-                    if (mode == Mode.BLACKHOLE) {
+                    if (mode == Mode.BLACKHOLE || forgotten.get()) {
                         stalledReads.incrementAndGet();
                     }
-                    while (mode == Mode.BLACKHOLE) {
+                    while ((mode == Mode.BLACKHOLE || forgotten.get()) && !server.isClosed()) {
                         Thread.sleep(5);
                     }
                     if (mode == Mode.DOWN) {
@@ -214,8 +228,10 @@ public final class FaultProxy implements AutoCloseable {
             } catch (IOException | InterruptedException e) {
                 // connection cut: that is the fault being injected, or the end of the test
             } finally {
-                // A black hole swallows a close too: the far side must not learn of it until the link heals.
-                awaitNoBlackhole();
+                // A black hole swallows a close too: the far side must not learn of it until the link heals
+                // (a forgotten connection's, until the proxy closes).
+                awaitNoBlackhole(forgotten);
+                open.remove(forgotten);
                 close(from);
                 close(to);
             }
@@ -224,9 +240,9 @@ public final class FaultProxy implements AutoCloseable {
         t.start();
     }
 
-    private void awaitNoBlackhole() {
+    private void awaitNoBlackhole(AtomicBoolean forgotten) {
         try {
-            while (mode == Mode.BLACKHOLE && !server.isClosed()) {
+            while ((mode == Mode.BLACKHOLE || forgotten.get()) && !server.isClosed()) {
                 Thread.sleep(5);
             }
         } catch (InterruptedException e) {

@@ -15,6 +15,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import io.seatlock.lock.redis.spi.RedisTransport;
 import org.jspecify.annotations.Nullable;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -157,21 +159,98 @@ public final class LettuceTransport implements RedisTransport {
 
     @Override
     public CompletableFuture<AutoCloseable> subscribe(String pattern, Consumer<String> onMessage) {
-        return redis.connectPubSub().thenCompose(connection -> {
-            connection.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String subscribed, String channel, String message) {
-                    onMessage.accept(channel);
-                }
+        Subscription subscription = new Subscription(pattern, onMessage);
+        return subscription.connect().thenApply(connected -> subscription);
+    }
+
+    /**
+     * One pattern subscription. Lettuce re-subscribes after a disconnect it notices; one it cannot notice (the
+     * network dropped the idle connection without a word) is found by a PING every
+     * {@link RedisTransport#subscriptionPingInterval(Duration)}: when it gets no answer within the command timeout,
+     * the connection is closed and the subscription made again on a new one (tried again every interval until it
+     * succeeds).
+     */
+    private final class Subscription implements AutoCloseable {
+        private final String pattern;
+        private final Consumer<String> onMessage;
+        private volatile @Nullable StatefulRedisPubSubConnection<String, String> current;
+        private volatile boolean closed;
+
+        Subscription(String pattern, Consumer<String> onMessage) {
+            this.pattern = pattern;
+            this.onMessage = onMessage;
+        }
+
+        CompletableFuture<StatefulRedisPubSubConnection<String, String>> connect() {
+            return redis.connectPubSub().thenCompose(connection -> {
+                connection.addListener(new RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(String subscribed, String channel, String message) {
+                        onMessage.accept(channel);
+                    }
+                });
+                return connection.async().psubscribe(pattern).toCompletableFuture().handle((ok, error) -> {
+                    if (error != null) {
+                        connection.closeAsync();
+                        throw error instanceof CompletionException c ? c : new CompletionException(error);
+                    }
+                    current = connection;
+                    if (closed) { // close() may have read the previous connection: this one is closed here
+                        connection.closeAsync();
+                        throw new CompletionException(new IllegalStateException("closed"));
+                    }
+                    pingLater(connection);
+                    return connection;
+                });
             });
-            return connection.async().psubscribe(pattern).toCompletableFuture().handle((ok, error) -> {
+        }
+
+        private void pingLater(StatefulRedisPubSubConnection<String, String> connection) {
+            later().execute(() -> {
+                if (closed || current != connection) {
+                    return;
+                }
+                connection.async().ping().whenComplete((pong, error) -> {
+                    if (error == null) {
+                        pingLater(connection);
+                    } else if (!closed && current == connection) {
+                        log.info("the release subscription did not answer a PING within {} ({}); subscribing again on a "
+                                + "new connection", commandTimeout, error.toString());
+                        current = null;
+                        connection.closeAsync();
+                        resubscribe();
+                    }
+                });
+            });
+        }
+
+        private void resubscribe() {
+            if (closed) {
+                return;
+            }
+            connect().whenComplete((connection, error) -> {
                 if (error != null) {
-                    connection.closeAsync();
-                    throw error instanceof CompletionException c ? c : new CompletionException(error);
+                    log.debug("could not subscribe to lock releases again; trying again in {}",
+                            RedisTransport.subscriptionPingInterval(commandTimeout), error);
+                    later().execute(this::resubscribe);
                 }
-                return (AutoCloseable) connection::closeAsync;
             });
-        });
+        }
+
+        /** Runs a task one ping interval from now, on the JDK's delay thread (each task here only sends). */
+        private Executor later() {
+            return CompletableFuture.delayedExecutor(RedisTransport.subscriptionPingInterval(commandTimeout).toMillis(),
+                    TimeUnit.MILLISECONDS, Runnable::run);
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            StatefulRedisPubSubConnection<String, String> connection = current;
+            if (connection != null) {
+                connection.closeAsync();
+            }
+        }
     }
 
     @Override

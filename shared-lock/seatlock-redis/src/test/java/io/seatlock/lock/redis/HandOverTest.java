@@ -3,19 +3,27 @@ package io.seatlock.lock.redis;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.localservers.OwnedRedis;
+import io.seatlock.test.FaultProxy;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -44,7 +52,11 @@ class HandOverTest {
     }
 
     private static RedisLockClient client(String name) {
-        return TestTransports.standalone(RedisURI.create("redis://127.0.0.1:" + redis.port()), Duration.ofSeconds(2),
+        return client(name, redis.port(), Duration.ofSeconds(2));
+    }
+
+    private static RedisLockClient client(String name, int port, Duration commandTimeout) {
+        return TestTransports.standalone(RedisURI.create("redis://127.0.0.1:" + port), commandTimeout,
                 new RedisLockSettings("handover:", name, 0.01, Duration.ofMillis(1), SLOW_POLL, SLOW_POLL, 0,
                         Duration.ofMillis(100)), LockListener.NOOP);
     }
@@ -73,6 +85,85 @@ class HandOverTest {
             assertThat(handOver).as("release to next holder").isLessThan(SLOW_POLL.dividedBy(4));
         } finally {
             waiterThread.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSubscriptionTheNetworkDroppedWithoutAWordIsMadeAgain() throws Exception {
+        // A PING every 2.5 s on the subscribed connection; no answer within 0.5 s makes it again.
+        try (FaultProxy network = new FaultProxy("127.0.0.1", redis.port());
+             RedisLockClient holderClient = client("holder");
+             RedisLockClient waiterClient = client("waiter", network.port(), Duration.ofMillis(500))) {
+            assertThat(hearsTheRelease(holderClient, waiterClient, "before")).as("subscribed through the network").isTrue();
+
+            network.forgetOpenConnections(); // the subscription and the command connection go dark for good
+
+            AtomicInteger round = new AtomicInteger();
+            await().atMost(Duration.ofSeconds(30)).until(() -> hearsTheRelease(holderClient, waiterClient,
+                    "after-" + round.incrementAndGet()));
+            assertThat(round).as("the forgotten subscription is noticed first").hasValueGreaterThan(1);
+        }
+    }
+
+    @Test
+    void theChecksKeepAQuietSubscriptionOnItsConnection() throws Exception {
+        // Six command timeouts (3 s) without a byte would count as a dropped connection; the pings prevent that.
+        try (RedisLockClient holderClient = client("holder"); RedisLockClient waiterClient = client("waiter", redis.port(),
+                Duration.ofMillis(500))) {
+            assertThat(hearsTheRelease(holderClient, waiterClient, "quiet-1")).isTrue();
+            await().atMost(Duration.ofSeconds(30)).until(() -> subscribedConnectionIds().size() == 1); // earlier tests' gone
+            String subscribed = subscribedConnectionIds().get(0);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> subscribedConnectionAge(subscribed) >= 5);
+
+            assertThat(subscribedConnectionIds()).as("the same one connection, never made again").containsExactly(subscribed);
+            assertThat(hearsTheRelease(holderClient, waiterClient, "quiet-2")).isTrue();
+        }
+    }
+
+    private static List<String> subscribedConnectionIds() {
+        return subscribedConnections().map(client -> client.get("id")).toList();
+    }
+
+    /** Seconds since the subscribed connection {@code id} was opened; -1 once it is gone. */
+    private static long subscribedConnectionAge(String id) {
+        return subscribedConnections().filter(client -> client.get("id").equals(id))
+                .mapToLong(client -> Long.parseLong(client.get("age"))).findFirst().orElse(-1);
+    }
+
+    private static Stream<Map<String, String>> subscribedConnections() {
+        return redis.server().<String>with(r -> r.clientList()).lines()
+                .map(line -> Stream.of(line.split(" ")).map(field -> field.split("=", 2)).filter(pair -> pair.length == 2)
+                        .collect(Collectors.toMap(pair -> pair[0], pair -> pair[1], (first, second) -> first)))
+                .filter(client -> !"0".equals(client.get("psub")));
+    }
+
+    /**
+     * Whether the waiter is told of the holder's release of {@code name}. Only a message can tell it: nothing here
+     * polls, so a subscription that hears nothing makes this false.
+     */
+    private static boolean hearsTheRelease(RedisLockClient holder, RedisLockClient waiter, String name) throws Exception {
+        LockLease held = holder.tryAcquire(name, TTL, OverlapImpact.BROKEN_PROMISE).orElseThrow();
+        try {
+            // as a waiting acquire's attempts do: a caller's call notices a command connection that went silent
+            assertThat(waiter.holder(name)).hasValue("holder");
+        } catch (LockUnavailableException e) {
+            held.release();
+            return false;
+        }
+        String lockKey = new RedisKeys("handover:").lock(name);
+        CompletableFuture<Void> released = waiter.whenReleased(name);
+        try {
+            await().atMost(Duration.ofSeconds(3)).until(() ->
+                    redis.server().<String>with(r -> r.get(lockKey)).endsWith(OwnerTokens.WAITED));
+            held.release();
+            released.get(3, TimeUnit.SECONDS);
+            return true;
+        } catch (ConditionTimeoutException | TimeoutException e) {
+            return false; // the mark or the message did not get through
+        } finally {
+            released.cancel(false);
+            held.release();
         }
     }
 

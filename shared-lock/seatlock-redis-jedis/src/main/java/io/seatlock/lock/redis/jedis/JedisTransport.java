@@ -39,6 +39,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -169,8 +170,13 @@ public final class JedisTransport implements RedisTransport {
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, commandTimeout.toMillis()));
         // No CLIENT SETINFO on connect: without a password or database, a new connection then reads nothing before the
         // caller's command, whose read is bounded by the caller's own deadline.
+        // A subscribed connection reads with the "blocking" timeout: pinged every subscriptionPingInterval, a connection
+        // silent for that and one command timeout more is one the network dropped.
+        int subscribedMillis = (int) Math.min(Integer.MAX_VALUE,
+                RedisTransport.subscriptionPingInterval(commandTimeout).plus(commandTimeout).toMillis());
         DefaultJedisClientConfig.Builder bounded = DefaultJedisClientConfig.builder().from(config)
-                .connectionTimeoutMillis(millis).socketTimeoutMillis(millis).clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
+                .connectionTimeoutMillis(millis).socketTimeoutMillis(millis).blockingSocketTimeoutMillis(subscribedMillis)
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
         if (config.isSsl() && config.getSslParameters() == null && config.getHostnameVerifier() == null) {
             // TLS checks the server's name too (as Lettuce does by default), not only its certificate chain
             SSLParameters checkName = new SSLParameters();
@@ -503,8 +509,9 @@ public final class JedisTransport implements RedisTransport {
 
     /**
      * The release subscription: a connection of its own (taken out of the pool for good), on a thread of its own,
-     * subscribed again after a lost connection until closed. The first subscription's outcome is reported; later
-     * losses are retried every second, as Lettuce re-subscribes after a reconnect.
+     * subscribed again after a lost connection until closed: one closed, or silent for six command timeouts (the
+     * config's blocking read timeout) though pinged every five. The first subscription's outcome is reported;
+     * later losses are retried every second, as Lettuce re-subscribes after a reconnect.
      */
     private final class Subscriber {
         private final String pattern;
@@ -526,8 +533,7 @@ public final class JedisTransport implements RedisTransport {
                 try {
                     current = provider(System.nanoTime() + commandTimeout.toNanos()).getConnection();
                     connection = current;
-                    current.setTimeoutInfinite();
-                    new JedisPubSub() {
+                    JedisPubSub pubSub = new JedisPubSub() {
                         @Override
                         public void onPMessage(String subscribedPattern, String channel, String message) {
                             onMessage.accept(channel);
@@ -536,8 +542,10 @@ public final class JedisTransport implements RedisTransport {
                         @Override
                         public void onPSubscribe(String subscribedPattern, int count) {
                             subscribed.complete(Subscriber.this::close);
+                            pingLater(this);
                         }
-                    }.proceedWithPatterns(current, pattern);
+                    };
+                    pubSub.proceedWithPatterns(current, pattern); // reads until closed, or six command timeouts of silence
                 } catch (RuntimeException e) {
                     if (!subscribed.isDone()) {
                         subscribed.completeExceptionally(e);
@@ -559,6 +567,27 @@ public final class JedisTransport implements RedisTransport {
                     }
                 }
             }
+        }
+
+        /**
+         * Keeps the subscribed connection talking: a PING every
+         * {@link RedisTransport#subscriptionPingInterval(Duration)} while this subscription lasts. Its answer is read (and ignored) by the subscriber's thread, whose bounded read is
+         * what notices a connection that stopped answering.
+         */
+        private void pingLater(JedisPubSub pubSub) {
+            Executor later = CompletableFuture.delayedExecutor(
+                    RedisTransport.subscriptionPingInterval(commandTimeout).toMillis(), TimeUnit.MILLISECONDS, background);
+            later.execute(() -> {
+                if (ended || closed || !pubSub.isSubscribed()) {
+                    return;
+                }
+                try {
+                    pubSub.ping();
+                    pingLater(pubSub);
+                } catch (RuntimeException e) {
+                    log.debug("could not ping the release subscription; its reader will notice", e);
+                }
+            });
         }
 
         void close() {

@@ -72,13 +72,28 @@ public interface RedisTransport extends AutoCloseable {
     <T> @Nullable CompletableFuture<T> sendIfConnected(RedisCommand<T> command);
 
     /**
-     * A pattern subscription on a connection of its own, kept (re-subscribed) after a reconnect until closed.
+     * A pattern subscription on a connection of its own, kept (re-subscribed) after a reconnect until closed. A
+     * subscribed connection has nothing else to say, so one that a network dropped without a word (a NAT or load
+     * balancer forgetting it) would go unnoticed: the transport sends a {@code PING} on it every
+     * {@link #subscriptionPingInterval(Duration)}, and makes the subscription again on a new connection when nothing comes
+     * back within the command timeout.
      *
      * @param pattern   a {@code PSUBSCRIBE} pattern
      * @param onMessage told the channel of each message, on the transport's own thread; must not block
      * @return completes with the subscription (close it to end it) once Redis confirmed it, or with the error
      */
     CompletableFuture<AutoCloseable> subscribe(String pattern, Consumer<String> onMessage);
+
+    /**
+     * How often a subscribed connection is checked with a {@code PING}: five command timeouts (10 s for the
+     * default 2 s), rare enough to cost Redis nothing, and a lost subscription is found within six.
+     *
+     * @param commandTimeout the transport's command timeout
+     * @return the interval
+     */
+    static Duration subscriptionPingInterval(Duration commandTimeout) {
+        return commandTimeout.multipliedBy(5);
+    }
 
     /** A call got its answer: a transport may track that the connection is alive. */
     default void answered() {
