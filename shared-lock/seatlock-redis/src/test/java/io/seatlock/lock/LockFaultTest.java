@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -185,6 +186,23 @@ class LockFaultTest {
         assertThat(owner("job:nightly")).as("unreachable: left to expire with its ttl").isNotNull();
         assertThat(servers.redis().<Long>with(r -> r.pttl(key))).isPositive();
         assertThat(owner("job:weekly")).isNotNull();
+    }
+
+    @Test
+    void aLeaseKeptAliveOverAConnectionTheNetworkDroppedRenewsOnANewOne() throws Exception {
+        FaultProxy proxy = proxy();
+        RedisLockClient lock = client(proxy, Duration.ofMillis(500));
+        AtomicInteger lost = new AtomicInteger();
+        LockLease lease = lock.tryAcquire("job:kept", Duration.ofSeconds(9), OverlapImpact.WASTED_WORK).orElseThrow()
+                .keepAlive(lost::incrementAndGet);
+        int renewedBefore = counts.renewed.get();
+
+        proxy.forgetOpenConnections(); // nothing but the watchdog's renewals talks to Redis from here
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> counts.renewed.get() >= renewedBefore + 2 || lost.get() > 0);
+        assertThat(lost).as("renewed on a new connection before its lease ran out").hasValue(0);
+        assertThat(lease.isValid()).isTrue();
+        assertThat(owner("job:kept")).isEqualTo(lease.ownerToken());
     }
 
     @Test // item 7

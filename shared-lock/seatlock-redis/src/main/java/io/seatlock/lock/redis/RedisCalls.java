@@ -45,9 +45,21 @@ final class RedisCalls {
         return transport;
     }
 
-    /** Sends without blocking the caller (watchdog, I/O threads). */
+    /**
+     * Sends without blocking the caller (watchdog, I/O threads). Nobody awaits the answer, so it tells the
+     * transport whether the connection still answers, as an awaited one does: a client whose only traffic is
+     * renewals must notice a connection gone silent too.
+     */
     <T> CompletableFuture<T> send(RedisCommand<T> command) {
-        return guarded(() -> transport.send(command, System.nanoTime() + commandTimeout.toNanos(), NOTHING));
+        return guarded(() -> transport.send(command, System.nanoTime() + commandTimeout.toNanos(), NOTHING))
+                .whenComplete((answer, error) -> {
+                    if (error == null) {
+                        transport.answered();
+                    } else {
+                        transport.failed(error instanceof CompletionException && error.getCause() != null
+                                ? error.getCause() : error);
+                    }
+                });
     }
 
     /** Best effort, never opens a connection: null if there is none to send on. */
