@@ -209,10 +209,10 @@ public final class FaultProxy implements AutoCloseable {
                         closeAll();
                         return;
                     }
-                    if (mode == Mode.BLACKHOLE || forgotten.get()) {
+                    if (dark(forgotten)) {
                         stalledReads.incrementAndGet();
                     }
-                    while ((mode == Mode.BLACKHOLE || forgotten.get()) && !server.isClosed()) {
+                    while (dark(forgotten) && !server.isClosed()) {
                         Thread.sleep(5);
                     }
                     if (mode == Mode.DOWN) {
@@ -240,9 +240,14 @@ public final class FaultProxy implements AutoCloseable {
         t.start();
     }
 
+    /** Nothing passes on a connection while the proxy is a black hole or once the connection is forgotten. */
+    private boolean dark(AtomicBoolean forgotten) {
+        return mode == Mode.BLACKHOLE || forgotten.get();
+    }
+
     private void awaitNoBlackhole(AtomicBoolean forgotten) {
         try {
-            while ((mode == Mode.BLACKHOLE || forgotten.get()) && !server.isClosed()) {
+            while (dark(forgotten) && !server.isClosed()) {
                 Thread.sleep(5);
             }
         } catch (InterruptedException e) {

@@ -56,8 +56,7 @@ final class RedisCalls {
                     if (error == null) {
                         transport.answered();
                     } else {
-                        transport.failed(error instanceof CompletionException && error.getCause() != null
-                                ? error.getCause() : error);
+                        transport.failed(unwrapped(error));
                     }
                 });
     }
@@ -169,11 +168,15 @@ final class RedisCalls {
     }
 
     LockUnavailableException unavailable(String group, Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = unwrapped(error);
         listener.onUnavailable(group);
         log.debug("Redis unavailable for lock group '{}'", group, cause);
         return new LockUnavailableException("Redis unavailable for lock group '" + group + "': " + cause.getMessage(),
                 cause);
+    }
+
+    private static Throwable unwrapped(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     void close() {

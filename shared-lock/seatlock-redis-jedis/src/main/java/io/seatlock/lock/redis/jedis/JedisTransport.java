@@ -571,8 +571,9 @@ public final class JedisTransport implements RedisTransport {
 
         /**
          * Keeps the subscribed connection talking: a PING every
-         * {@link RedisTransport#subscriptionPingInterval(Duration)} while this subscription lasts. Its answer is read (and ignored) by the subscriber's thread, whose bounded read is
-         * what notices a connection that stopped answering.
+         * {@link RedisTransport#subscriptionPingInterval(Duration)} while this subscription lasts. Its answer is read
+         * (and ignored) by the subscriber's thread, whose bounded read is what notices a connection that stopped
+         * answering.
          */
         private void pingLater(JedisPubSub pubSub) {
             Executor later = CompletableFuture.delayedExecutor(
