@@ -135,13 +135,15 @@ class RedisLockContractTest extends DistributedLockContract {
         assertThat(counts.busy).hasValue(1);
     }
 
-    @Test
-    void aNameAndAnInstanceOutsideAsciiAreSentAsUtf8() {
+    @ParameterizedTest
+    @ValueSource(strings = {"replica-ü", "replica-座"}) // within Latin-1 (a token of one byte per character), beyond it
+    void aNameAndAnInstanceOutsideAsciiAreSentAsUtf8(String instance) {
         String name = "sitz:Zürich:14C-ø";
-        RedisLockClient other = newClient("replica-ü", LockListener.NOOP);
+        RedisLockClient other = newClient(instance, LockListener.NOOP);
         LockLease held = other.tryAcquire(name, LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow();
 
-        assertThat(valueOf(name)).isEqualTo(held.ownerToken()).endsWith("@replica-ü"); // as any other client reads it
+        assertThat(held.ownerToken()).matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@" + instance);
+        assertThat(valueOf(name)).isEqualTo(held.ownerToken()); // as any other client reads it
         assertThat(lock.tryAcquire(name, LONG, OverlapImpact.BROKEN_PROMISE)).isEmpty();
         assertThat(other.heldNames("sitz:Zür")).containsExactly(name);
         assertThat(held.renew(LONG)).isTrue(); // the owner compare inside the scripts matches the same bytes

@@ -66,27 +66,27 @@ final class LeaseCommands {
     /** Sets the decided marker, then compare-and-deletes; completes with 1 if the lock was ours and is gone. */
     CompletableFuture<Long> deleteDecided(String name, String owner, Duration keepMarkerFor, RedisCalls.Sender how) {
         return how.send(LockScripts.RELEASE_DECIDED.command(new String[] {keys.lock(name), keys.decided(name)}, owner,
-                keys.released(name), Long.toString(keepMarkerFor.toMillis())));
+                Long.toString(keepMarkerFor.toMillis())));
     }
 
     /** Compare-and-delete; completes with 1 if the key was this owner's and is gone, else 0. */
-    CompletableFuture<Long> delete(String name, String owner, RedisCalls.Sender how) {
-        return how.send(release(name, owner));
+    CompletableFuture<Long> delete(String lockKey, String owner, RedisCalls.Sender how) {
+        return how.send(release(lockKey, owner));
     }
 
     /** Best effort, never waits and never opens a connection: a grant nobody waits for is deleted by owner. */
-    void takeBack(String name, String owner) {
-        CompletableFuture<Long> deleted = calls.sendIfConnected(release(name, owner));
+    void takeBack(String lockKey, String owner) {
+        CompletableFuture<Long> deleted = calls.sendIfConnected(release(lockKey, owner));
         if (deleted != null) {
             deleted.whenComplete((done, error) -> {
                 if (error != null) {
-                    log.debug("could not take back a grant of {}; it expires on its own", name, error);
+                    log.debug("could not take back a grant of {}; it expires on its own", lockKey, error);
                 }
             });
         }
     }
 
-    private RedisCommand.Script release(String name, String owner) {
-        return LockScripts.RELEASE.command(new String[] {keys.lock(name)}, owner, keys.released(name));
+    private static RedisCommand.Script release(String lockKey, String owner) {
+        return LockScripts.RELEASE.command(new String[] {lockKey}, owner);
     }
 }

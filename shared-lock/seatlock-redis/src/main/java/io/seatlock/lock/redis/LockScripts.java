@@ -45,16 +45,16 @@ enum LockScripts {
 
     /**
      * Leaves the decided marker, then compare-and-deletes as RELEASE. KEYS: lock, decided marker. ARGV: owner
-     * token, release channel, marker ttl ms. The marker is set even if the lock is no longer ours: the work is
+     * token, marker ttl ms. The marker is set even if the lock is no longer ours: the work is
      * done either way.
      */
     RELEASE_DECIDED("""
-            redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
+            redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
             """ + Fragments.RELEASE),
 
     /**
      * Compare-and-delete, announcing the release on the lock's channel if someone waits. KEYS: lock. ARGV:
-     * owner token, release channel. Returns 1 if it was ours and is gone.
+     * owner token. Returns 1 if it was ours and is gone.
      */
     RELEASE(Fragments.RELEASE),
 
@@ -94,17 +94,17 @@ enum LockScripts {
      */
     private static final class Fragments {
         /**
-         * Compare-and-delete of KEYS[1] for owner ARGV[1]; a lock marked as waited for is announced on channel
-         * ARGV[2] (a lock nobody waits for costs no PUBLISH). Returns 1 if it was ours and is gone.
+         * Compare-and-delete of KEYS[1] for owner ARGV[1]; a lock marked as waited for is announced on its
+         * release channel (a lock nobody waits for costs no PUBLISH). Returns 1 if it was ours and is gone.
          */
-        static final String RELEASE = waited("""
+        static final String RELEASE = waited(RedisKeys.RELEASED_CHANNEL_LUA + """
                 local holder = redis.call('GET', KEYS[1])
                 if holder == ARGV[1] then
                   return redis.call('DEL', KEYS[1])
                 end
                 if holder == ARGV[1] .. WAITED then
                   redis.call('DEL', KEYS[1])
-                  redis.call('PUBLISH', ARGV[2], '')
+                  redis.call('PUBLISH', released_channel(KEYS[1]), '')
                   return 1
                 end
                 return 0

@@ -19,6 +19,16 @@ public record RedisKeys(String prefix) {
 
     private static final String LOCK = "lock:{";
     private static final String RELEASED = "released:{";
+    /**
+     * Lua: {@code released_channel(lock_key)}, the release channel of a lock key, for the scripts that announce a
+     * release (so a release need not send it). A prefix has no braces, so a key's first brace opens the name.
+     */
+    static final String RELEASED_CHANNEL_LUA = """
+            local function released_channel(lock_key)
+              local brace = string.find(lock_key, '{', 1, true)
+              return string.sub(lock_key, 1, brace - %d) .. '%s' .. string.sub(lock_key, brace + 1)
+            end
+            """.formatted(LOCK.length(), RELEASED);
 
     /**
      * Checks the prefix.

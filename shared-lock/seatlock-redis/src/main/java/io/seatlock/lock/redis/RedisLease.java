@@ -280,7 +280,7 @@ final class RedisLease implements LockLease {
         }
         stopWatchdog();
         context.ended().accept(this);
-        CompletableFuture<Long> delete = keepMarkerFor == null ? context.commands().delete(spec.name(), owner, how)
+        CompletableFuture<Long> delete = keepMarkerFor == null ? context.commands().delete(lockKey, owner, how)
                 : context.commands().deleteDecided(spec.name(), owner, keepMarkerFor, how);
         return delete.thenApply(deleted -> before == State.LOST ? ReleaseOutcome.LOST : ended(deleted == 1));
     }

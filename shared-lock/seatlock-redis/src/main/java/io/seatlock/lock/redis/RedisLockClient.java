@@ -169,8 +169,9 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         listener.onAttempt(group);
         String owner = ownerTokens.next();
         String name = spec.name();
-        String[] scriptKeys = unlessDecided ? new String[] {keys.lock(name), keys.fence(name), keys.decided(name)}
-                : new String[] {keys.lock(name), keys.fence(name)};
+        String lockKey = keys.lock(name);
+        String[] scriptKeys = unlessDecided ? new String[] {lockKey, keys.fence(name), keys.decided(name)}
+                : new String[] {lockKey, keys.fence(name)};
         LockScripts script = unlessDecided ? LockScripts.ACQUIRE_UNLESS_DECIDED : LockScripts.ACQUIRE;
         TtlArgs ttl = ttlArgs(spec.ttl().toMillis());
         String[] args = {owner, ttl.lease(), ttl.fence(), grantedTokens.floor(name)};
@@ -186,7 +187,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             token = calls.await(group, answer, interruptible, deadline);
         } catch (InterruptedException | LockUnavailableException e) {
             // also a grant the replicas did not acknowledge: the master has it, a failover might not
-            answer.whenComplete((granted, error) -> commands.takeBack(name, owner));
+            answer.whenComplete((granted, error) -> commands.takeBack(lockKey, owner));
             throw e;
         }
         if (token == DECIDED) {
@@ -198,11 +199,11 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             return AcquireAttempt.busy(token == 0 ? null : Duration.ofMillis(-token - 2));
         }
         grantedTokens.granted(name, token);
-        RedisLease lease = new RedisLease(leases, spec, group, scriptKeys[0], owner, new FencingToken(token), sentAt[0]);
+        RedisLease lease = new RedisLease(leases, spec, group, lockKey, owner, new FencingToken(token), sentAt[0]);
         if (!lease.isValid()) {
             // Redis answered after the lease's own validity: someone else may already hold it. Not ours.
             listener.onLateGrant(group);
-            commands.takeBack(name, owner);
+            commands.takeBack(lockKey, owner);
             return AcquireAttempt.busy(null);
         }
         held.add(lease);
