@@ -36,9 +36,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.integration.redis.util.RedisLockRegistry;
 
 import io.seatlock.lock.redis.jedis.JedisTransport;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.params.SetParams;
 
 import java.time.Duration;
@@ -55,16 +58,22 @@ import java.util.concurrent.locks.Lock;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class LockRoundTrip {
 
-    public enum Impl { RAW_LETTUCE, RAW_JEDIS, SHARED_LOCK, SHARED_LOCK_JEDIS, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
+    public enum Impl { RAW_LETTUCE, RAW_JEDIS, RAW_JEDIS_POOLED, SHARED_LOCK, SHARED_LOCK_JEDIS, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
 
     /** One acquire+release; false if either step did not do what it should. */
     interface Locker extends AutoCloseable {
         boolean acquireRelease(String key) throws Exception;
     }
 
-    @Param({"RAW_LETTUCE", "RAW_JEDIS", "SHARED_LOCK", "SHARED_LOCK_JEDIS", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
+    @Param({"RAW_LETTUCE", "RAW_JEDIS", "RAW_JEDIS_POOLED", "SHARED_LOCK", "SHARED_LOCK_JEDIS", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
             "SPRING_INTEGRATION"})
     public Impl impl;
+
+    /** The raw floors' release: compare-and-delete of a constant token. */
+    private static final String RAW_RELEASE =
+            "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+    /** Every contender's lease, made once as the raw floors make their SET arguments once. */
+    private static final Duration LEASE = Duration.ofSeconds(10);
 
     /** Acquires an uncontended lock should never refuse; counted and printed, so a library that does shows. */
     static final AtomicLong REFUSED = new AtomicLong();
@@ -131,7 +140,7 @@ public class LockRoundTrip {
                 RedisClient client = RedisClient.create(url);
                 StatefulRedisConnection<String, String> c = client.connect();
                 RedisCommands<String, String> r = c.sync();
-                String sha = r.scriptLoad("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0");
+                String sha = r.scriptLoad(RAW_RELEASE);
                 SetArgs nxPx = SetArgs.Builder.nx().px(10_000);
                 return new Locker() {
                     public boolean acquireRelease(String key) {
@@ -154,8 +163,7 @@ public class LockRoundTrip {
                     all.add(jedis);
                     return jedis;
                 });
-                String sha = mine.get().scriptLoad(
-                        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0");
+                String sha = mine.get().scriptLoad(RAW_RELEASE);
                 SetParams nxPx = SetParams.setParams().nx().px(10_000);
                 return new Locker() {
                     public boolean acquireRelease(String key) {
@@ -167,6 +175,29 @@ public class LockRoundTrip {
 
                     public void close() {
                         all.forEach(Jedis::close);
+                    }
+                };
+            }
+            case RAW_JEDIS_POOLED: {
+                // Jedis' own thread-safe client: each command borrows a pooled connection, as seatlock's transport
+                // does, from a pool as large as the transport's.
+                GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+                pool.setMaxTotal(64);
+                pool.setMaxIdle(64);
+                pool.setJmxEnabled(false);
+                JedisPooled jedis = new JedisPooled(new HostAndPort(redis.host(), redis.port()),
+                        DefaultJedisClientConfig.builder().build(), pool);
+                String sha = jedis.scriptLoad(RAW_RELEASE);
+                SetParams nxPx = SetParams.setParams().nx().px(10_000);
+                return new Locker() {
+                    public boolean acquireRelease(String key) {
+                        boolean acquired = "OK".equals(jedis.set(key, "tok", nxPx));
+                        Object released = jedis.evalsha(sha, List.of(key), List.of("tok"));
+                        return acquired && Long.valueOf(1L).equals(released);
+                    }
+
+                    public void close() {
+                        jedis.close();
                     }
                 };
             }
@@ -182,7 +213,7 @@ public class LockRoundTrip {
                                 DefaultJedisClientConfig.builder().build(), Duration.ofSeconds(2)), settings, LockListener.NOOP);
                 return new Locker() {
                     public boolean acquireRelease(String key) {
-                        return lock.tryAcquire(key, Duration.ofSeconds(10), OverlapImpact.WASTED_WORK)
+                        return lock.tryAcquire(key, LEASE, OverlapImpact.WASTED_WORK)
                                 .map(l -> l.release() == ReleaseOutcome.RELEASED).orElse(false);
                     }
 
@@ -198,7 +229,7 @@ public class LockRoundTrip {
                         .safeUpdate(impl == Impl.SHEDLOCK_SAFE).build();
                 return new Locker() {
                     public boolean acquireRelease(String key) {
-                        return provider.lock(new LockConfiguration(ClockProvider.now(), key, Duration.ofSeconds(10),
+                        return provider.lock(new LockConfiguration(ClockProvider.now(), key, LEASE,
                                 Duration.ZERO)).map(l -> {
                             l.unlock();
                             return true;
