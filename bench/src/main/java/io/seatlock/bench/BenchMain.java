@@ -407,7 +407,7 @@ public final class BenchMain {
      */
     private static void onSaleCrowd() throws Exception {
         int viewers = Integer.getInteger("bench.viewers", 2000);
-        int rounds = Integer.getInteger("bench.onsale.rounds", 5);
+        int rounds = Integer.getInteger("bench.onsale.rounds", 10);
         List<String> crowds = List.of("none", "streaming", "polling");
         StringBuilder md = new StringBuilder();
         try (OnSale sale = new OnSale(true)) {
