@@ -64,7 +64,8 @@ public final class BenchMain {
             onSaleCrowd();
         }
         if (what.equals("handover") || what.equals("all")) {
-            write("hand-over.md", HandOver.run(Integer.getInteger("bench.rounds", 300), Integer.getInteger("bench.leader-rounds", 50)));
+            write("hand-over.md", HandOver.run(Integer.getInteger("bench.rounds", 300), Integer.getInteger("bench.leader-rounds", 50),
+                    Integer.getInteger("bench.warm-up-rounds", 100)));
         }
         System.exit(0);
     }

@@ -17,8 +17,11 @@ import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -26,12 +29,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Release to next holder, measured from the holder's release call to the moment the waiter holds the lock:
  * seatlock's waiting {@code acquire} and Redisson's {@code RLock.lock()} (both woken by a published release),
  * and a seatlock leader hand-over when the leader closes its election. Each waiter is given 50 ms to be
- * waiting before the release, as a waiter that arrived earlier would be.
+ * waiting before the release, as a waiter that arrived earlier would be. Each contender first runs uncounted
+ * warm-up rounds, as JMH would: the first rounds open the release subscription and run cold code, and with
+ * 300 rounds the p99 is the fourth-slowest, so a handful of cold rounds would otherwise decide it. The first
+ * round is reported on its own.
  */
 final class HandOver {
 
@@ -40,29 +48,75 @@ final class HandOver {
     private HandOver() {
     }
 
-    static String run(int rounds, int leaderRounds) throws Exception {
+    static String run(int rounds, int leaderRounds, int warmUpRounds) throws Exception {
         RedisServer redis = LocalServers.redis();
-        StringBuilder md = new StringBuilder("| waiter | rounds | p50 ms | p99 ms | max ms | slowest round (first is 1) |\n"
-                + "|---|---|---|---|---|---|\n");
-        md.append(row("seatlock `acquire(name, ttl, impact, maxWait)`", seatlockWaiter(redis, rounds)));
-        md.append(row("Redisson `RLock.lock()`", redissonWaiter(redis, rounds)));
-        md.append(row("seatlock leader, leader closes its election", leaderHandOver(redis, leaderRounds)));
+        StringBuilder md = new StringBuilder("| waiter | warm-up rounds | counted rounds | p50 ms | p99 ms | max ms "
+                + "| the holder's release call p50 ms | the five slowest counted rounds (round: ms (the holder's release call ms)) "
+                + "| first round ms |\n|---|---|---|---|---|---|---|---|---|\n");
+        md.append(row("seatlock `acquire(name, ttl, impact, maxWait)`", seatlockWaiter(redis, warmUpRounds + rounds),
+                warmUpRounds));
+        md.append(row("Redisson `RLock.lock()`", redissonWaiter(redis, warmUpRounds + rounds), warmUpRounds));
+        int leaderWarmUp = Math.min(warmUpRounds, leaderRounds);
+        md.append(row("seatlock leader, leader closes its election", leaderHandOver(redis, leaderWarmUp + leaderRounds),
+                leaderWarmUp));
         redis.deleteKeys("bench-ho:");
         redis.deleteKeys("bench-ho-r:");
         return md.toString();
     }
 
-    /** Percentiles, and which round was the slowest: a first round that pays for the subscription shows as 1. */
-    private static String row(String what, double[] millis) {
-        int slowest = 0;
-        for (int i = 1; i < millis.length; i++) {
-            slowest = millis[i] > millis[slowest] ? i : slowest;
-        }
-        double[] sorted = millis.clone();
+    /**
+     * Percentiles of the rounds after the warm-up; the slowest of them by number (the first round is 1), each with how
+     * long the holder's own release call took in it and "GC" where a collection ran in this JVM (the holder's and the
+     * waiter's) during the round; and the first round.
+     */
+    private static String row(String what, Rounds all, int warmUp) {
+        double[] counted = Arrays.copyOfRange(all.millis, warmUp, all.millis.length);
+        double[] sorted = counted.clone();
         Arrays.sort(sorted);
-        return String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f | %d |%n", what, sorted.length,
-                sorted[sorted.length / 2], sorted[(int) Math.ceil(sorted.length * 0.99) - 1], sorted[sorted.length - 1],
-                slowest + 1);
+        String slowest = IntStream.range(0, counted.length).boxed()
+                .sorted(Comparator.comparingDouble((Integer i) -> counted[i]).reversed()).limit(5)
+                .map(i -> String.format(Locale.ROOT, "%d: %.2f (%.2f)%s", warmUp + i + 1, counted[i],
+                        all.releaseCallMillis[warmUp + i], all.collected[warmUp + i] ? " GC" : ""))
+                .collect(Collectors.joining(", "));
+        double[] releaseCalls = Arrays.copyOfRange(all.releaseCallMillis, warmUp, all.millis.length);
+        Arrays.sort(releaseCalls);
+        return String.format(Locale.ROOT, "| %s | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %.2f |%n", what, warmUp,
+                sorted.length, sorted[sorted.length / 2], sorted[(int) Math.ceil(sorted.length * 0.99) - 1],
+                sorted[sorted.length - 1], releaseCalls[releaseCalls.length / 2], slowest, all.millis[0]);
+    }
+
+    /**
+     * Each round's release-to-next-holder time, how long the holder's release call took (one round trip to Redis, so a
+     * slow one says the machine was slow then), and whether a garbage collection ran while the round lasted.
+     */
+    private static final class Rounds {
+        final double[] millis;
+        final double[] releaseCallMillis;
+        final boolean[] collected;
+        private long collectionsAtStart;
+
+        Rounds(int rounds) {
+            millis = new double[rounds];
+            releaseCallMillis = new double[rounds];
+            collected = new boolean[rounds];
+        }
+
+        /** Called just before the release: the round's clock and its GC count start here. */
+        long start() {
+            collectionsAtStart = collections();
+            return System.nanoTime();
+        }
+
+        void end(int round, long startedAt, long releaseReturnedAt, long endedAt) {
+            millis[round] = (endedAt - startedAt) / 1e6;
+            releaseCallMillis[round] = (releaseReturnedAt - startedAt) / 1e6;
+            collected[round] = collections() != collectionsAtStart;
+        }
+
+        private static long collections() {
+            return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
+        }
     }
 
     private static RedisLockClient client(RedisServer redis, String name) {
@@ -71,8 +125,8 @@ final class HandOver {
                 RedisLockSettings.defaults().withKeyPrefix("bench-ho:").withInstanceId(name), LockListener.NOOP);
     }
 
-    private static double[] seatlockWaiter(RedisServer redis, int rounds) throws Exception {
-        double[] millis = new double[rounds];
+    private static Rounds seatlockWaiter(RedisServer redis, int rounds) throws Exception {
+        Rounds timings = new Rounds(rounds);
         ExecutorService waiterThread = Executors.newSingleThreadExecutor();
         try (RedisLockClient holder = client(redis, "holder"); RedisLockClient waiter = client(redis, "waiter")) {
             for (int i = 0; i < rounds; i++) {
@@ -85,18 +139,19 @@ final class HandOver {
                     return at;
                 });
                 Thread.sleep(WAITING_FOR.toMillis());
-                long releasedAt = System.nanoTime();
+                long releasedAt = timings.start();
                 held.release();
-                millis[i] = (acquiredAt.get(30, TimeUnit.SECONDS) - releasedAt) / 1e6;
+                long releaseReturnedAt = System.nanoTime();
+                timings.end(i, releasedAt, releaseReturnedAt, acquiredAt.get(30, TimeUnit.SECONDS));
             }
         } finally {
             waiterThread.shutdownNow();
         }
-        return millis;
+        return timings;
     }
 
-    private static double[] redissonWaiter(RedisServer redis, int rounds) throws Exception {
-        double[] millis = new double[rounds];
+    private static Rounds redissonWaiter(RedisServer redis, int rounds) throws Exception {
+        Rounds timings = new Rounds(rounds);
         Config config = new Config();
         config.useSingleServer().setAddress("redis://" + redis.host() + ":" + redis.port());
         RedissonClient holderClient = Redisson.create(config);
@@ -107,14 +162,14 @@ final class HandOver {
                 String name = "bench-ho-r:handover-" + i;
                 CountDownLatch locked = new CountDownLatch(1);
                 CountDownLatch release = new CountDownLatch(1);
-                Future<Long> releasedAt = threads.submit(() -> {
+                Future<long[]> released = threads.submit(() -> {
                     RLock lock = holderClient.getLock(name);
                     lock.lock(10, TimeUnit.SECONDS);
                     locked.countDown();
                     release.await();
                     long at = System.nanoTime();
                     lock.unlock();
-                    return at;
+                    return new long[] {at, System.nanoTime()};
                 });
                 locked.await();
                 Future<Long> acquiredAt = threads.submit(() -> {
@@ -125,19 +180,22 @@ final class HandOver {
                     return at;
                 });
                 Thread.sleep(WAITING_FOR.toMillis());
+                timings.start(); // the holder's thread takes the round's clock itself, once told to release
                 release.countDown();
-                millis[i] = (acquiredAt.get(30, TimeUnit.SECONDS) - releasedAt.get(30, TimeUnit.SECONDS)) / 1e6;
+                long acquired = acquiredAt.get(30, TimeUnit.SECONDS);
+                long[] releaseCall = released.get(30, TimeUnit.SECONDS);
+                timings.end(i, releaseCall[0], releaseCall[1], acquired);
             }
         } finally {
             threads.shutdownNow();
             holderClient.shutdown();
             waiterClient.shutdown();
         }
-        return millis;
+        return timings;
     }
 
-    private static double[] leaderHandOver(RedisServer redis, int rounds) throws Exception {
-        double[] millis = new double[rounds];
+    private static Rounds leaderHandOver(RedisServer redis, int rounds) throws Exception {
+        Rounds timings = new Rounds(rounds);
         try (RedisLockClient first = client(redis, "first"); RedisLockClient second = client(redis, "second")) {
             for (int i = 0; i < rounds; i++) {
                 String group = "handover-" + i;
@@ -152,13 +210,14 @@ final class HandOver {
                         Duration.ofSeconds(1), quiet(grantedAt))) {
                     follower.start();
                     Thread.sleep(WAITING_FOR.toMillis());
-                    long steppedDownAt = System.nanoTime();
+                    long steppedDownAt = timings.start();
                     leader.close();
-                    millis[i] = (grantedAt.get(30, TimeUnit.SECONDS) - steppedDownAt) / 1e6;
+                    long closeReturnedAt = System.nanoTime();
+                    timings.end(i, steppedDownAt, closeReturnedAt, grantedAt.get(30, TimeUnit.SECONDS));
                 }
             }
         }
-        return millis;
+        return timings;
     }
 
     private static Candidate quiet(CompletableFuture<Long> grantedAt) {
