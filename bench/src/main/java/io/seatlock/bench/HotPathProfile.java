@@ -41,18 +41,24 @@ final class HotPathProfile {
                 summarize(collapsed, md);
             }
         }
-        cpuPerPair(md, LockRoundTrip.Impl.RAW_LETTUCE, LockRoundTrip.Impl.SHARED_LOCK);
+        cpuPerPair(md, 8, LockRoundTrip.Impl.RAW_LETTUCE, LockRoundTrip.Impl.SHARED_LOCK);
         return md.toString();
     }
 
     /**
-     * The Jedis transport against raw Jedis: each pair's CPU at 8 threads (client and Redis), and where the
-     * transport's bytes per pair are allocated (async-profiler, {@code event=alloc}, one thread, 10 s), by the
-     * deepest frame of seatlock's own code (else Jedis', else the JDK's) ({@code bench/results/jedis-path.md}).
+     * The Jedis transport against raw Jedis, ShedLock's two providers and the Lettuce transport: each pair's CPU at
+     * 8 and 64 threads (client and Redis), and where the transport's bytes per pair are allocated (async-profiler,
+     * {@code event=alloc}, one thread, 10 s), by the deepest frame of seatlock's own code (else Jedis', else the
+     * JDK's) ({@code bench/results/jedis-path.md}).
      */
     static String jedis() throws Exception {
         StringBuilder md = new StringBuilder();
-        cpuPerPair(md, LockRoundTrip.Impl.RAW_JEDIS, LockRoundTrip.Impl.SHARED_LOCK_JEDIS);
+        for (int threads : new int[] {8, 64}) {
+            // ShedLock's providers and seatlock's Lettuce transport share one multiplexed connection: what that saves Redis
+            cpuPerPair(md, threads, LockRoundTrip.Impl.RAW_JEDIS, LockRoundTrip.Impl.SHARED_LOCK_JEDIS,
+                    LockRoundTrip.Impl.SHEDLOCK, LockRoundTrip.Impl.SHEDLOCK_SAFE, LockRoundTrip.Impl.SHARED_LOCK);
+            md.append('\n');
+        }
         try (LockRoundTrip.Locker locker = LockRoundTrip.create(LockRoundTrip.Impl.SHARED_LOCK_JEDIS, LocalServers.redis())) {
             loop(locker, 5_000_000_000L, null);
             AsyncProfiler profiler = AsyncProfiler.getInstance();
@@ -96,17 +102,17 @@ final class HotPathProfile {
         return (site == null ? frames[Math.max(0, frames.length - 2)] : site).replace('/', '.') + " | " + type;
     }
 
-    /** At 8 threads (5 s warm-up, 15 s measured), each pair's CPU: the client's (this JVM) and Redis'. */
-    private static void cpuPerPair(StringBuilder md, LockRoundTrip.Impl... impls) throws Exception {
-        md.append("At 8 threads (5 s warm-up, 15 s measured), where each pair's CPU goes:\n\n"
-                + "| library | pairs/s | client CPU µs per pair | Redis CPU µs per pair | both |\n|---|---|---|---|---|\n");
+    /** At {@code threads} threads (5 s warm-up, 15 s measured), each pair's CPU: the client's (this JVM) and Redis'. */
+    private static void cpuPerPair(StringBuilder md, int threads, LockRoundTrip.Impl... impls) throws Exception {
+        md.append(String.format(Locale.ROOT, "At %d threads (5 s warm-up, 15 s measured), where each pair's CPU goes:%n%n"
+                + "| library | pairs/s | client CPU µs per pair | Redis CPU µs per pair | both |%n|---|---|---|---|---|%n", threads));
         var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         for (LockRoundTrip.Impl impl : impls) {
             try (LockRoundTrip.Locker locker = LockRoundTrip.create(impl, LocalServers.redis())) {
-                threads(locker, 8, 5_000_000_000L);
+                threads(locker, threads, 5_000_000_000L);
                 long serverBefore = serverMicros();
                 long clientBefore = os.getProcessCpuTime();
-                long pairs = threads(locker, 8, 15_000_000_000L);
+                long pairs = threads(locker, threads, 15_000_000_000L);
                 double client = (os.getProcessCpuTime() - clientBefore) / 1e3 / pairs;
                 double server = (serverMicros() - serverBefore) / (double) pairs;
                 md.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.1f |%n", impl, pairs / 15.0, client, server,
