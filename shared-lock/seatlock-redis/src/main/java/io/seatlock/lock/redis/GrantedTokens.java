@@ -2,6 +2,7 @@ package io.seatlock.lock.redis;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The highest fencing token this client has been granted per lock name, handed to the acquire script as a
@@ -14,18 +15,23 @@ final class GrantedTokens {
     static final int MAX_NAMES = 10_000;
     private static final String NONE = "0";
 
-    private final Map<String, Long> highest = new ConcurrentHashMap<>();
+    /** Raised in place: a grant for a name seen before allocates nothing. */
+    private final Map<String, AtomicLong> highest = new ConcurrentHashMap<>();
 
     /** The script argument: the highest token granted for {@code name} here, or 0. */
     String floor(String name) {
-        Long token = highest.get(name);
-        return token == null ? NONE : token.toString();
+        AtomicLong token = highest.get(name);
+        return token == null ? NONE : Long.toString(token.get());
     }
 
     void granted(String name, long token) {
-        if (highest.size() >= MAX_NAMES && !highest.containsKey(name)) {
-            highest.clear();
+        AtomicLong known = highest.get(name);
+        if (known == null) {
+            if (highest.size() >= MAX_NAMES) {
+                highest.clear();
+            }
+            known = highest.computeIfAbsent(name, n -> new AtomicLong());
         }
-        highest.merge(name, token, Math::max);
+        known.accumulateAndGet(token, Math::max);
     }
 }

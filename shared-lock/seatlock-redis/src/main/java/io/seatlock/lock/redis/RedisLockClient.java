@@ -175,13 +175,10 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         LockScripts script = unlessDecided ? LockScripts.ACQUIRE_UNLESS_DECIDED : LockScripts.ACQUIRE;
         TtlArgs ttl = ttlArgs(spec.ttl().toMillis());
         String[] args = {owner, ttl.lease(), ttl.fence(), grantedTokens.floor(name)};
-        // The lease's clock starts when the script is handed to the connection, after any connect: still
-        // before Redis runs it, so the local deadline stays on the safe side.
-        long[] sentAt = new long[1];
+        SendClock sent = new SendClock();
         LeaseCommands commands = leases.commands();
-        Runnable beforeSend = () -> sentAt[0] = System.nanoTime();
         CompletableFuture<Long> answer = commands.acknowledged(script.command(scriptKeys, args), granted -> granted > 0,
-                interruptible ? calls.interruptibly(deadline, beforeSend) : calls.within(deadline, beforeSend));
+                interruptible ? calls.interruptibly(deadline, sent) : calls.within(deadline, sent));
         long token;
         try {
             token = calls.await(group, answer, interruptible, deadline);
@@ -199,7 +196,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             return AcquireAttempt.busy(token == 0 ? null : Duration.ofMillis(-token - 2));
         }
         grantedTokens.granted(name, token);
-        RedisLease lease = new RedisLease(leases, spec, group, lockKey, owner, new FencingToken(token), sentAt[0]);
+        RedisLease lease = new RedisLease(leases, spec, group, lockKey, owner, new FencingToken(token), sent.at);
         if (!lease.isValid()) {
             // Redis answered after the lease's own validity: someone else may already hold it. Not ours.
             listener.onLateGrant(group);
@@ -309,6 +306,19 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         callbacks.shutdown();
         releaseSignals.close();
         calls.close();
+    }
+
+    /**
+     * When the acquire script was handed to the connection, after any connect: the lease's clock starts there, still
+     * before Redis runs the script, so the local deadline stays on the safe side. Read once the answer is in.
+     */
+    private static final class SendClock implements Runnable {
+        private long at;
+
+        @Override
+        public void run() {
+            at = System.nanoTime();
+        }
     }
 
     /** The acquire script's ttl arguments as text; an application uses few ttls, so the last one is kept. */
