@@ -51,7 +51,7 @@ final class HandOver {
     static String run(int rounds, int leaderRounds, int warmUpRounds) throws Exception {
         RedisServer redis = LocalServers.redis();
         StringBuilder md = new StringBuilder("| waiter | warm-up rounds | counted rounds | p50 ms | p99 ms | max ms "
-                + "| the holder's release call p50 ms | the five slowest counted rounds (round: ms (the holder's release call ms)) "
+                + "| the holder's release call (the leader's close) p50 ms | the five slowest counted rounds (round: ms (that call's ms)) "
                 + "| first round ms |\n|---|---|---|---|---|---|---|---|---|\n");
         md.append(row("seatlock `acquire(name, ttl, impact, maxWait)`", seatlockWaiter(redis, warmUpRounds + rounds),
                 warmUpRounds));
@@ -86,8 +86,9 @@ final class HandOver {
     }
 
     /**
-     * Each round's release-to-next-holder time, how long the holder's release call took (one round trip to Redis, so a
-     * slow one says the machine was slow then), and whether a garbage collection ran while the round lasted.
+     * Each round's release-to-next-holder time, how long the holder's release call took (a waiter's holder: one round
+     * trip to Redis, so a slow one says the machine was slow then; a leader: its whole close, which also stops its
+     * campaign thread and callbacks), and whether a garbage collection ran while the round lasted.
      */
     private static final class Rounds {
         final double[] millis;
