@@ -87,6 +87,10 @@ class BookingFaultIT {
         p.put("seats.hold-ttl", "500ms");
         p.put("seatlock.lock.command-timeout", "300ms");
         p.put("spring.datasource.hikari.connection-timeout", "2000");
+        // A confirmation sent but not marked sent (its connection terminated) goes out again once its claim ends:
+        // a claim shorter than the default minute, still far longer than one send to the local SMTP server, lets
+        // the outbox drain well inside the wait below instead of at its very end.
+        p.put("seats.relay.claim-lease", "10s");
         return p;
     }
 
