@@ -1,6 +1,7 @@
 package io.seatlock.localservers;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,8 +32,11 @@ public final class ChildJvm implements AutoCloseable {
         }
         log = Files.createTempFile("child-jvm", ".log");
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
-                "-cp", System.getProperty("java.class.path"), mainClass.getName(), "--server.port=" + port));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m"));
+        // compiled as its parent is (the build gives test JVMs the quick compiler alone: they start faster)
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(argument -> argument.startsWith("-XX:TieredStopAtLevel=")).forEach(command::add);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName(), "--server.port=" + port));
         properties.forEach((k, v) -> command.add("--" + k + "=" + v));
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         HttpClient http = HttpClient.newHttpClient();
