@@ -6,9 +6,12 @@ import one.profiler.AsyncProfiler;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The one-thread hot path under a wall-clock profile (async-profiler, {@code event=wall}): acquire + release on
@@ -47,13 +50,13 @@ final class HotPathProfile {
 
     /**
      * The Jedis transport against raw Jedis, ShedLock's two providers and the Lettuce transport: each pair's CPU at
-     * 8 and 64 threads (client and Redis), and where the transport's bytes per pair are allocated (async-profiler,
+     * 1, 8 and 64 threads (client and Redis, and Redis' by command), and where the transport's bytes per pair are allocated (async-profiler,
      * {@code event=alloc}, one thread, 10 s), by the deepest frame of seatlock's own code (else Jedis', else the
      * JDK's) ({@code bench/results/jedis-path.md}).
      */
     static String jedis() throws Exception {
         StringBuilder md = new StringBuilder();
-        for (int threads : new int[] {8, 64}) {
+        for (int threads : new int[] {1, 8, 64}) { // at 1 thread Redis is seldom interrupted: its command times are cleanest
             // ShedLock's providers and seatlock's Lettuce transport share one multiplexed connection: what that saves Redis
             cpuPerPair(md, threads, LockRoundTrip.Impl.RAW_JEDIS, LockRoundTrip.Impl.SHARED_LOCK_JEDIS,
                     LockRoundTrip.Impl.SHEDLOCK, LockRoundTrip.Impl.SHEDLOCK_SAFE, LockRoundTrip.Impl.SHARED_LOCK);
@@ -102,22 +105,91 @@ final class HotPathProfile {
         return (site == null ? frames[Math.max(0, frames.length - 2)] : site).replace('/', '.') + " | " + type;
     }
 
-    /** At {@code threads} threads (5 s warm-up, 15 s measured), each pair's CPU: the client's (this JVM) and Redis'. */
+    /**
+     * At {@code threads} threads (5 s warm-up, 15 s measured), each pair's CPU: the client's (this JVM) and Redis'; then,
+     * from the same windows, Redis' time per pair by command ({@code INFO commandstats}).
+     */
     private static void cpuPerPair(StringBuilder md, int threads, LockRoundTrip.Impl... impls) throws Exception {
         md.append(String.format(Locale.ROOT, "At %d threads (5 s warm-up, 15 s measured), where each pair's CPU goes:%n%n"
                 + "| library | pairs/s | client CPU µs per pair | Redis CPU µs per pair | both |%n|---|---|---|---|---|%n", threads));
         var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        Map<LockRoundTrip.Impl, CommandTime> commandTimes = new LinkedHashMap<>();
         for (LockRoundTrip.Impl impl : impls) {
             try (LockRoundTrip.Locker locker = LockRoundTrip.create(impl, LocalServers.redis())) {
                 threads(locker, threads, 5_000_000_000L);
                 long serverBefore = serverMicros();
+                Map<String, Long> commandsBefore = RedisCommandCount.stats(LocalServers.redis(), "usec");
                 long clientBefore = os.getProcessCpuTime();
                 long pairs = threads(locker, threads, 15_000_000_000L);
                 double client = (os.getProcessCpuTime() - clientBefore) / 1e3 / pairs;
                 double server = (serverMicros() - serverBefore) / (double) pairs;
+                commandTimes.put(impl, CommandTime.between(impl, commandsBefore, RedisCommandCount.stats(LocalServers.redis(), "usec"), pairs, server));
                 md.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.1f |%n", impl, pairs / 15.0, client, server,
                         client + server));
             }
+        }
+        CommandTime.table(md, commandTimes);
+    }
+
+    /**
+     * Redis' time per pair by command, from {@code INFO commandstats}' {@code usec}. A command a script runs is counted
+     * under its own name and inside its {@code EVALSHA} too, so a script's own time (Lua, its arguments, setting up its
+     * calls) is the EVALSHA's minus the commands its script ran; and what {@code INFO cpu} has beyond the commands sent
+     * is reading, parsing and answering them (the event loop, the sockets).
+     *
+     * @param micros       µs per pair by command (lower case)
+     * @param sent         the commands the client sends itself; every other one ran inside a script
+     * @param serverMicros Redis' CPU per pair, all of it
+     */
+    private record CommandTime(Map<String, Double> micros, Set<String> sent, double serverMicros) {
+
+        /** What each contender whose commands are known sends itself: the raw floors a SET and an EVALSHA, seatlock two EVALSHAs. */
+        private static final Map<LockRoundTrip.Impl, Set<String>> SENT = Map.of(
+                LockRoundTrip.Impl.RAW_JEDIS, Set.of("set", "evalsha"),
+                LockRoundTrip.Impl.RAW_LETTUCE, Set.of("set", "evalsha"),
+                LockRoundTrip.Impl.SHARED_LOCK_JEDIS, Set.of("evalsha"),
+                LockRoundTrip.Impl.SHARED_LOCK, Set.of("evalsha"));
+
+        static CommandTime between(LockRoundTrip.Impl impl, Map<String, Long> before, Map<String, Long> after, long pairs,
+                                   double serverMicros) {
+            Map<String, Double> perPair = new TreeMap<>();
+            after.forEach((command, usec) -> {
+                double spent = (usec - before.getOrDefault(command, 0L)) / (double) pairs;
+                if (spent >= 0.005 && !command.equals("info")) { // not a connection's HELLO, nor this very INFO
+                    perPair.put(command, spent);
+                }
+            });
+            return new CommandTime(perPair, SENT.getOrDefault(impl, Set.of()), serverMicros);
+        }
+
+        private double sum(boolean sentByClient) {
+            return micros.entrySet().stream().filter(e -> sent.contains(e.getKey()) == sentByClient)
+                    .mapToDouble(Map.Entry::getValue).sum();
+        }
+
+        static void table(StringBuilder md, Map<LockRoundTrip.Impl, CommandTime> byImpl) {
+            Set<String> names = new TreeSet<>();
+            byImpl.values().stream().filter(t -> !t.sent().isEmpty()).forEach(t -> names.addAll(t.micros().keySet()));
+            md.append("\nRedis' time per pair by command, µs (`INFO commandstats`, the same windows). EVALSHA includes the "
+                    + "commands its scripts ran, each also in its own column; \"scripts' own\" is EVALSHA minus those "
+                    + "(Lua, the arguments, setting up each call); \"outside commands\" is Redis' CPU per pair beyond the "
+                    + "commands the client sent (reading, parsing, answering). Redis times a command by the clock, so time "
+                    + "the OS gave another thread during a command counts too: the more client threads share the two "
+                    + "cores, the higher the command columns and the lower \"outside commands\":\n\n| library |");
+            names.forEach(n -> md.append(' ').append(n.toUpperCase(Locale.ROOT)).append(" |"));
+            md.append(" scripts' own | in commands | outside commands |\n|---|");
+            names.forEach(n -> md.append("---|"));
+            md.append("---|---|---|\n");
+            byImpl.forEach((impl, t) -> {
+                if (t.sent().isEmpty()) {
+                    return; // which of its commands ran inside a script is not known here
+                }
+                md.append("| ").append(impl).append(" |");
+                names.forEach(n -> md.append(String.format(Locale.ROOT, " %.2f |", t.micros().getOrDefault(n, 0.0))));
+                double inCommands = t.sum(true);
+                md.append(String.format(Locale.ROOT, " %.2f | %.2f | %.2f |%n",
+                        t.micros().getOrDefault("evalsha", 0.0) - t.sum(false), inCommands, t.serverMicros() - inCommands));
+            });
         }
     }
 
