@@ -50,8 +50,8 @@ final class HotPathProfile {
 
     /**
      * The Jedis transport against raw Jedis, ShedLock's two providers and the Lettuce transport: each pair's CPU at
-     * 1, 8 and 64 threads (client and Redis, and Redis' by command), and where the transport's bytes per pair are allocated (async-profiler,
-     * {@code event=alloc}, one thread, 10 s), by the deepest frame of seatlock's own code (else Jedis', else the
+     * 1, 8 and 64 threads (client and Redis, and Redis' by command), and where the transport's bytes per pair are
+     * allocated (async-profiler, {@code event=alloc}, one thread, 10 s), by the deepest frame of seatlock's own code (else Jedis', else the
      * JDK's) ({@code bench/results/jedis-path.md}).
      */
     static String jedis() throws Exception {
@@ -118,12 +118,13 @@ final class HotPathProfile {
             try (LockRoundTrip.Locker locker = LockRoundTrip.create(impl, LocalServers.redis())) {
                 threads(locker, threads, 5_000_000_000L);
                 long serverBefore = serverMicros();
-                Map<String, Long> commandsBefore = RedisCommandCount.stats(LocalServers.redis(), "usec");
+                Map<String, Long> commandsBefore = LocalServers.redis().commandStats("usec");
                 long clientBefore = os.getProcessCpuTime();
                 long pairs = threads(locker, threads, 15_000_000_000L);
                 double client = (os.getProcessCpuTime() - clientBefore) / 1e3 / pairs;
                 double server = (serverMicros() - serverBefore) / (double) pairs;
-                commandTimes.put(impl, CommandTime.between(impl, commandsBefore, RedisCommandCount.stats(LocalServers.redis(), "usec"), pairs, server));
+                commandTimes.put(impl, CommandTime.between(impl, commandsBefore, LocalServers.redis().commandStats("usec"), pairs,
+                        server));
                 md.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.1f |%n", impl, pairs / 15.0, client, server,
                         client + server));
             }

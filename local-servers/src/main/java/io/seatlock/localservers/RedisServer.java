@@ -81,15 +81,28 @@ public record RedisServer(String source, String host, int port, String password)
 
     /** Calls per command since start or {@code CONFIG RESETSTAT}, from {@code INFO commandstats} (lower-case names). */
     public Map<String, Long> commandCalls() {
-        Map<String, Long> calls = new TreeMap<>();
+        return commandStats("calls");
+    }
+
+    /**
+     * One counter of {@code INFO commandstats} per command (lower-case names), since start or {@code CONFIG RESETSTAT}:
+     * {@code calls}, or {@code usec}, the microseconds spent in it (a command a script runs counts under its own name
+     * and inside its {@code EVALSHA} too).
+     */
+    public Map<String, Long> commandStats(String counter) {
+        String key = counter + "=";
+        Map<String, Long> values = new TreeMap<>();
         for (String line : with(r -> r.info("commandstats")).split("\r?\n")) {
             if (line.startsWith("cmdstat_")) {
-                String name = line.substring("cmdstat_".length(), line.indexOf(':'));
-                String count = line.substring(line.indexOf("calls=") + "calls=".length(), line.indexOf(','));
-                calls.put(name, Long.parseLong(count));
+                int colon = line.indexOf(':');
+                for (String field : line.substring(colon + 1).split(",")) {
+                    if (field.startsWith(key)) {
+                        values.put(line.substring("cmdstat_".length(), colon), Long.parseLong(field.substring(key.length())));
+                    }
+                }
             }
         }
-        return calls;
+        return values;
     }
 
     /** Deletes every key that starts with {@code prefix}; returns how many. */
