@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -472,15 +473,18 @@ public final class JedisTransport implements RedisTransport {
             }
             CompletableFuture<ConnectionProvider> fresh = new CompletableFuture<>();
             if (attempt.compareAndSet(current, fresh)) {
-                CONNECTING.newThread(() -> {
-                    try {
-                        ConnectionProvider made = connect.get();
-                        provider = made;
-                        fresh.complete(made);
-                    } catch (RuntimeException e) {
-                        fresh.completeExceptionally(e);
-                    }
-                }).start();
+                // Whatever making it throws, an Error too (a class missing from the class path), fails this attempt
+                // at once, and the next call makes another.
+                CompletableFuture.supplyAsync(connect, command -> CONNECTING.newThread(command).start())
+                        .whenComplete((made, error) -> {
+                            if (error != null) {
+                                fresh.completeExceptionally(error instanceof CompletionException wrapped
+                                        && wrapped.getCause() != null ? wrapped.getCause() : error);
+                            } else {
+                                provider = made;
+                                fresh.complete(made);
+                            }
+                        });
                 current = fresh;
                 break;
             }
@@ -546,7 +550,7 @@ public final class JedisTransport implements RedisTransport {
                         }
                     };
                     pubSub.proceedWithPatterns(current, pattern); // reads until closed, or six command timeouts of silence
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) { // an Error too: else the first subscription's future never completes
                     if (!subscribed.isDone()) {
                         subscribed.completeExceptionally(e);
                         ended = true;

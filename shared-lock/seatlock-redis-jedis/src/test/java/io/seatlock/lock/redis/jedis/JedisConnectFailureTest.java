@@ -1,0 +1,71 @@
+package io.seatlock.lock.redis.jedis;
+
+import io.seatlock.lock.redis.spi.RedisCommand;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.HostAndPortMapper;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * Making the connection provider can fail with an {@link Error} too (a class missing from the application's class
+ * path, a broken mapper of the user's): the call says so at once, rather than waiting out its timeout and calling it
+ * "could not connect", and the next call tries again.
+ */
+class JedisConnectFailureTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    @Test
+    void anErrorWhileConnectingFailsTheCallAtOnceWithItAndTheNextCallTriesAgain() {
+        AtomicInteger asked = new AtomicInteger();
+        HostAndPortMapper missingClass = node -> {
+            asked.incrementAndGet();
+            throw new NoClassDefFoundError("com/example/Missing");
+        };
+        // A cluster provider asks its seeds for the slot map as it is made, through the mapper.
+        try (JedisTransport transport = JedisTransport.cluster(Set.of(new HostAndPort("127.0.0.1", 7)),
+                DefaultJedisClientConfig.builder().hostAndPortMapper(missingClass).build(), TIMEOUT)) {
+            for (int call = 1; call <= 2; call++) {
+                long start = System.nanoTime();
+
+                Throwable failure = catchThrowable(() -> transport.call(new RedisCommand.Ping(),
+                        System.nanoTime() + TIMEOUT.toNanos(), () -> { }).join());
+
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("call %d failed at once", call)
+                        .isLessThan(TIMEOUT.dividedBy(2));
+                assertThat(failure).isInstanceOf(CompletionException.class)
+                        .hasRootCauseInstanceOf(NoClassDefFoundError.class).hasRootCauseMessage("com/example/Missing");
+                assertThat(asked).as("call %d made a connection attempt of its own", call).hasValue(call);
+            }
+        }
+    }
+
+    @Test
+    void anErrorWhileConnectingFailsTheReleaseSubscriptionAtOnceWithIt() {
+        HostAndPortMapper missingClass = node -> {
+            throw new NoClassDefFoundError("com/example/Missing");
+        };
+        // A standalone provider connects on the first borrow: here, the subscription's own connection.
+        try (JedisTransport transport = JedisTransport.standalone(new HostAndPort("127.0.0.1", 7),
+                DefaultJedisClientConfig.builder().hostAndPortMapper(missingClass).build(), TIMEOUT)) {
+            long start = System.nanoTime();
+
+            Throwable failure = catchThrowable(() -> transport.subscribe("released:*", channel -> { })
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("failed at once").isLessThan(TIMEOUT.dividedBy(2));
+            assertThat(failure).isInstanceOf(ExecutionException.class)
+                    .hasRootCauseInstanceOf(NoClassDefFoundError.class).hasRootCauseMessage("com/example/Missing");
+        }
+    }
+}
