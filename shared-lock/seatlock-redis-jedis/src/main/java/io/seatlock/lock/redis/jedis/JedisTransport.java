@@ -219,6 +219,12 @@ public final class JedisTransport implements RedisTransport {
             return CompletableFuture.completedFuture(execute(command, deadlineNanos, beforeSend));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Error e) {
+            // Opening a pooled connection can fail so too (a class missing from the class path): the caller hears it
+            // as every other failure to reach Redis, as from send(), whose thread hands every failure back in its future.
+            return CompletableFuture.failedFuture(e);
         }
     }
 

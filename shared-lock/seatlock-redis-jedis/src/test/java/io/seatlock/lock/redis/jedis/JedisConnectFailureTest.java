@@ -1,5 +1,10 @@
 package io.seatlock.lock.redis.jedis;
 
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -47,6 +52,27 @@ class JedisConnectFailureTest {
                         .hasRootCauseInstanceOf(NoClassDefFoundError.class).hasRootCauseMessage("com/example/Missing");
                 assertThat(asked).as("call %d made a connection attempt of its own", call).hasValue(call);
             }
+        }
+    }
+
+    @Test
+    void anErrorWhileOpeningAPooledConnectionReachesTheLocksCallerAsUnavailableWithItsCause() {
+        HostAndPortMapper missingClass = node -> {
+            throw new NoClassDefFoundError("com/example/Missing");
+        };
+        // A standalone provider opens a connection on the first borrow, the caller's own call.
+        try (RedisLockClient lock = RedisLockClient.over(JedisTransport.standalone(new HostAndPort("127.0.0.1", 7),
+                DefaultJedisClientConfig.builder().hostAndPortMapper(missingClass).build(), TIMEOUT),
+                RedisLockSettings.defaults(), LockListener.NOOP)) {
+            long start = System.nanoTime();
+
+            Throwable failure = catchThrowable(() -> lock.tryAcquire("connect-error", Duration.ofSeconds(10),
+                    OverlapImpact.WASTED_WORK));
+
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("failed at once").isLessThan(TIMEOUT.dividedBy(2));
+            assertThat(failure).as("as every other failure to reach Redis, the cause kept")
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasRootCauseInstanceOf(NoClassDefFoundError.class).hasRootCauseMessage("com/example/Missing");
         }
     }
 
