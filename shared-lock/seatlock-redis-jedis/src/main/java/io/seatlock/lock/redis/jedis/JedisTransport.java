@@ -37,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -484,8 +483,7 @@ public final class JedisTransport implements RedisTransport {
                 CompletableFuture.supplyAsync(connect, command -> CONNECTING.newThread(command).start())
                         .whenComplete((made, error) -> {
                             if (error != null) {
-                                fresh.completeExceptionally(error instanceof CompletionException wrapped
-                                        && wrapped.getCause() != null ? wrapped.getCause() : error);
+                                fresh.completeExceptionally(error); // get() below unwraps supplyAsync's CompletionException
                             } else {
                                 provider = made;
                                 fresh.complete(made);

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.HostAndPortMapper;
+import redis.clients.jedis.JedisClientConfig;
 
 import java.time.Duration;
 import java.util.Set;
@@ -22,24 +23,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * Making the connection provider can fail with an {@link Error} too (a class missing from the application's class
- * path, a broken mapper of the user's): the call says so at once, rather than waiting out its timeout and calling it
- * "could not connect", and the next call tries again.
+ * Connecting can fail with an {@link Error} too (a class missing from the application's class path, a broken mapper
+ * of the user's), while the connection provider is made or while a pooled connection is opened: the call, the lock's
+ * caller and the release subscription each hear it at once, with it as the cause, rather than waiting out the timeout
+ * or getting the Error itself; and the next call tries again.
  */
 class JedisConnectFailureTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
-    @Test
-    void anErrorWhileConnectingFailsTheCallAtOnceWithItAndTheNextCallTriesAgain() {
-        AtomicInteger asked = new AtomicInteger();
-        HostAndPortMapper missingClass = node -> {
+    /** A client config whose mapper, asked for every node a connection is opened to, fails as a missing class would. */
+    private static JedisClientConfig missingClass(AtomicInteger asked) {
+        HostAndPortMapper broken = node -> {
             asked.incrementAndGet();
             throw new NoClassDefFoundError("com/example/Missing");
         };
+        return DefaultJedisClientConfig.builder().hostAndPortMapper(broken).build();
+    }
+
+    @Test
+    void anErrorWhileConnectingFailsTheCallAtOnceWithItAndTheNextCallTriesAgain() {
+        AtomicInteger asked = new AtomicInteger();
         // A cluster provider asks its seeds for the slot map as it is made, through the mapper.
         try (JedisTransport transport = JedisTransport.cluster(Set.of(new HostAndPort("127.0.0.1", 7)),
-                DefaultJedisClientConfig.builder().hostAndPortMapper(missingClass).build(), TIMEOUT)) {
+                missingClass(asked), TIMEOUT)) {
             for (int call = 1; call <= 2; call++) {
                 long start = System.nanoTime();
 
@@ -57,12 +64,9 @@ class JedisConnectFailureTest {
 
     @Test
     void anErrorWhileOpeningAPooledConnectionReachesTheLocksCallerAsUnavailableWithItsCause() {
-        HostAndPortMapper missingClass = node -> {
-            throw new NoClassDefFoundError("com/example/Missing");
-        };
         // A standalone provider opens a connection on the first borrow, the caller's own call.
         try (RedisLockClient lock = RedisLockClient.over(JedisTransport.standalone(new HostAndPort("127.0.0.1", 7),
-                DefaultJedisClientConfig.builder().hostAndPortMapper(missingClass).build(), TIMEOUT),
+                missingClass(new AtomicInteger()), TIMEOUT),
                 RedisLockSettings.defaults(), LockListener.NOOP)) {
             long start = System.nanoTime();
 
@@ -78,12 +82,9 @@ class JedisConnectFailureTest {
 
     @Test
     void anErrorWhileConnectingFailsTheReleaseSubscriptionAtOnceWithIt() {
-        HostAndPortMapper missingClass = node -> {
-            throw new NoClassDefFoundError("com/example/Missing");
-        };
         // A standalone provider connects on the first borrow: here, the subscription's own connection.
         try (JedisTransport transport = JedisTransport.standalone(new HostAndPort("127.0.0.1", 7),
-                DefaultJedisClientConfig.builder().hostAndPortMapper(missingClass).build(), TIMEOUT)) {
+                missingClass(new AtomicInteger()), TIMEOUT)) {
             long start = System.nanoTime();
 
             Throwable failure = catchThrowable(() -> transport.subscribe("released:*", channel -> { })
