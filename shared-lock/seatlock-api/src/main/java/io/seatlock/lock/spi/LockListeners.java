@@ -9,12 +9,10 @@ import java.util.function.Consumer;
 
 /**
  * For implementations of {@link io.seatlock.lock.DistributedLock}: how to call {@link LockListener}s.
- * Every call is guarded (as ShedLock's {@code safeEmit}): a listener that throws is logged and skipped, the
- * other listeners still hear the event, and the lock goes on as if nothing had been listening.
+ * Every call is guarded as {@link Callbacks} says: a listener that throws is logged and skipped, the other
+ * listeners still hear the event, and the lock goes on as if nothing had been listening.
  */
 public final class LockListeners {
-
-    private static final System.Logger LOG = System.getLogger(LockListeners.class.getName());
 
     private LockListeners() {
     }
@@ -56,11 +54,7 @@ public final class LockListeners {
                 try {
                     call.accept(listener);
                 } catch (RuntimeException | Error e) {
-                    if (e instanceof VirtualMachineError fatal) {
-                        throw fatal;
-                    }
-                    LOG.log(System.Logger.Level.WARNING, "lock listener " + listener.getClass().getName() + " failed on "
-                            + event + "; ignored", e);
+                    Callbacks.ignore(e, "lock listener " + listener.getClass().getName() + " on " + event);
                 }
             }
         }

@@ -1,5 +1,5 @@
 /**
- * For implementations of {@link io.seatlock.lock.DistributedLock}: request validation, guarded listener calls and the default instance id. Not needed by applications.
+ * For implementations of {@link io.seatlock.lock.DistributedLock}: request validation, guarded callback and listener calls and the default instance id. Not needed by applications.
  */
 @NullMarked
 package io.seatlock.lock.spi;

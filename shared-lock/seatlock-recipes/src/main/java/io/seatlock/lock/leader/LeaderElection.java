@@ -7,6 +7,7 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.StaleFencingTokenException;
+import io.seatlock.lock.spi.Callbacks;
 import io.seatlock.lock.spi.DaemonThreads;
 import io.seatlock.lock.spi.LockSpec;
 import org.jspecify.annotations.Nullable;
@@ -245,33 +246,41 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     private void campaign() {
-        while (campaign.get() == Thread.currentThread()) {
-            boolean waitForRelease = false;
-            try {
-                LockLease term = current.get();
-                if (term == null) {
-                    Optional<LockLease> granted = lock.tryAcquire(lockName(), lease, OverlapImpact.BROKEN_PROMISE);
-                    granted.ifPresent(this::grant);
-                    waitForRelease = granted.isEmpty(); // a leader stepping down hands over at once
-                } else if (!term.isValid()) {
-                    endTerm(term);
+        try {
+            while (campaign.get() == Thread.currentThread()) {
+                boolean waitForRelease = false;
+                try {
+                    LockLease term = current.get();
+                    if (term == null) {
+                        Optional<LockLease> granted = lock.tryAcquire(lockName(), lease, OverlapImpact.BROKEN_PROMISE);
+                        granted.ifPresent(this::grant);
+                        waitForRelease = granted.isEmpty(); // a leader stepping down hands over at once
+                    } else if (!term.isValid()) {
+                        endTerm(term);
+                    }
+                } catch (LockUnavailableException e) {
+                    log.debug("election {}: Redis unavailable: {}", group, e.getMessage());
+                } catch (RuntimeException | Error e) {
+                    if (e instanceof VirtualMachineError fatal) {
+                        throw fatal;
+                    }
+                    // Even an Error from the lock (a class missing from the class path) must not end the campaign
+                    // for good while isRunning() still says it runs: the next attempt may succeed.
+                    log.warn("election {}: campaign attempt failed; trying again", group, e);
                 }
-            } catch (LockUnavailableException e) {
-                log.debug("election {}: Redis unavailable: {}", group, e.getMessage());
-            } catch (RuntimeException e) {
-                log.warn("election {}: campaign attempt failed", group, e);
-            }
-            try {
-                if (waitForRelease) {
-                    lock.awaitRelease(lockName(), retry);
-                } else {
-                    Thread.sleep(retry.toMillis());
+                try {
+                    if (waitForRelease) {
+                        lock.awaitRelease(lockName(), retry);
+                    } else {
+                        Thread.sleep(retry.toMillis());
+                    }
+                } catch (InterruptedException e) {
+                    break;
                 }
-            } catch (InterruptedException e) {
-                break;
             }
+        } finally {
+            yieldLeadership(); // a term granted while close() ran, or before a fatal error, must not outlive the campaign
         }
-        yieldLeadership(); // a term granted while close() ran must not outlive the campaign
     }
 
     private void grant(LockLease granted) {
@@ -311,18 +320,21 @@ public final class LeaderElection implements AutoCloseable {
         if (executor == null) {
             return CompletableFuture.completedFuture(null);
         }
+        CompletableFuture<Void> done = new CompletableFuture<>();
         try {
-            return executor.submit(() -> {
+            // execute, not submit: a FutureTask would swallow what the callback threw, unlogged
+            executor.execute(() -> {
                 try {
-                    callback.run();
-                } catch (RuntimeException e) {
-                    log.warn("leadership callback of {} failed", group, e);
+                    Callbacks.runGuarded(callback, "leadership callback of " + group);
+                } finally {
+                    done.complete(null);
                 }
             });
         } catch (RejectedExecutionException e) {
             log.debug("election {} closed; callback dropped", group);
             return CompletableFuture.completedFuture(null);
         }
+        return done;
     }
 
     /**

@@ -1,8 +1,11 @@
 package io.seatlock.lock.leader;
 
 import io.lettuce.core.RedisURI;
+import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
@@ -17,12 +20,16 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -250,5 +257,65 @@ class LeaderElectionTest {
         yielder.shutdown();
         await().atMost(Duration.ofSeconds(10)).until(() -> order.contains("b granted"));
         assertThat(order).containsSubsequence("a granted", "a revoked", "b granted");
+    }
+
+    /**
+     * A campaign attempt that fails with an Error (here a class missing from the class path, thrown by the lock)
+     * is logged and tried again. Before, the Error ended the campaign thread: the candidate never led again while
+     * {@code isRunning()} still said it campaigned.
+     */
+    @Test
+    void aCampaignOutlivesAnErrorFromTheLock() throws Exception {
+        RedisLockClient redis = RedisLockClient.over(
+                LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
+                RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("a"), LockListener.NOOP);
+        cleanup.add(redis);
+        AtomicInteger attempts = new AtomicInteger();
+        DistributedLock failsFirst = new DistributedLock() {
+            @Override
+            public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
+                if (attempts.incrementAndGet() == 1) {
+                    throw new NoClassDefFoundError("io/example/Missing");
+                }
+                return redis.tryAcquire(name, ttl, impact);
+            }
+
+            @Override
+            public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
+                    throws InterruptedException {
+                return redis.acquire(name, ttl, impact, maxWait);
+            }
+
+            @Override
+            public Optional<Duration> remainingTtl(String name) {
+                return redis.remainingTtl(name);
+            }
+
+            @Override
+            public Optional<String> holder(String name) {
+                return redis.holder(name);
+            }
+
+            @Override
+            public Set<String> heldNames(String namePrefix) {
+                return redis.heldNames(namePrefix);
+            }
+
+            @Override
+            public Set<String> held(Collection<String> names) {
+                return redis.held(names);
+            }
+        };
+        Recorder recorder = new Recorder();
+        LeaderElection election = new LeaderElection(failsFirst, "survivor", "a", Duration.ofSeconds(3),
+                Duration.ofMillis(50), recorder);
+        recorder.election = election;
+        cleanup.add(election);
+        election.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(election::isLeader);
+        assertThat(attempts).hasValueGreaterThanOrEqualTo(2);
+        assertThat(redis.holder(election.lockName())).hasValue("a");
+        assertThat(recorder.calls).singleElement().asString().startsWith("granted ");
     }
 }
