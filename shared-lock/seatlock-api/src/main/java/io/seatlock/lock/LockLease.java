@@ -77,7 +77,8 @@ public interface LockLease extends AutoCloseable {
      * lost, or renewals keep failing until the local deadline is near, {@code onLost} runs once, before
      * that deadline.
      *
-     * @param onLost run once, on a thread of its own, if the lease is lost while kept alive
+     * @param onLost run once, on a thread of its own, if the lease is lost while kept alive; whatever it throws is
+     *               logged and changes nothing ({@link io.seatlock.lock.spi.Callbacks})
      * @return this lease
      */
     LockLease keepAlive(Runnable onLost);

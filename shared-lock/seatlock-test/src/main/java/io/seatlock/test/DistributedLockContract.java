@@ -182,6 +182,34 @@ public abstract class DistributedLockContract {
     }
 
     /**
+     * A lost-lease callback that throws, even an {@link Error}, changes nothing: another lease still hears its
+     * own loss, and the lock name is free for the next holder.
+     */
+    @Test
+    public void aLostLeaseCallbackThatThrowsChangesNothing() {
+        String throwing = name("throwing-callback");
+        String told = name("told-callback");
+        AtomicBoolean heard = new AtomicBoolean();
+        LockLease first = lock().tryAcquire(throwing, Duration.ofMillis(600), OverlapImpact.WASTED_WORK).orElseThrow()
+                .keepAlive(() -> {
+                    throw new AssertionError("a lost-lease callback's failure");
+                });
+        LockLease second = lock().tryAcquire(told, Duration.ofMillis(600), OverlapImpact.WASTED_WORK).orElseThrow()
+                .keepAlive(() -> heard.set(true));
+
+        takeAway(throwing);
+        takeAway(told);
+        passTime(Duration.ofMillis(300));
+        await("the other lease's callback").atMost(Pauses.DEFAULT_WAIT).untilTrue(heard);
+        await("the throwing lease's loss").atMost(Pauses.DEFAULT_WAIT).until(first::isLost);
+        assertThat(second.isLost()).isTrue();
+        try (LockLease next = otherReplica().tryAcquire(throwing, Duration.ofSeconds(5), OverlapImpact.WASTED_WORK)
+                .orElseThrow()) {
+            assertThat(next.isValid()).isTrue();
+        }
+    }
+
+    /**
      * A busy answer carries the holder's time left.
      */
     @Test

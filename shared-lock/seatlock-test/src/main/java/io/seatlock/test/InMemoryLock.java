@@ -7,6 +7,7 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
+import io.seatlock.lock.spi.Callbacks;
 import io.seatlock.lock.spi.LockSpec;
 import org.jspecify.annotations.Nullable;
 
@@ -351,7 +352,7 @@ public final class InMemoryLock implements DistributedLock {
         void runLostCallback() {
             Runnable callback = onLost;
             if (callback != null) {
-                callback.run();
+                Callbacks.runGuarded(callback, "lost-lease callback of '" + spec.name() + "'"); // as the Redis lock does
             }
         }
 
