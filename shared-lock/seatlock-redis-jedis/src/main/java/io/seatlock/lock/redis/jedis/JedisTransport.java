@@ -18,6 +18,7 @@ import redis.clients.jedis.Protocol;
 import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisMovedDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
@@ -286,9 +287,24 @@ public final class JedisTransport implements RedisTransport {
                     throw e;
                 }
                 clusterNodes.renewSlotCache(); // a slot moved (resharding, failover): once more, to its new node
+            } catch (RuntimeException | Error e) {
+                breakUnlessAnswered(connection, e);
+                throw e;
             } finally {
                 connection.close(); // back to the pool, or destroyed if it broke (a timeout, a cut mid-reply)
             }
+        }
+    }
+
+    /**
+     * Marks {@code connection} broken, so that its pool destroys it instead of lending it again, unless {@code failure}
+     * is an error reply Redis sent in full. Anything else (an {@link Error} while parsing, a reply of a shape nobody
+     * expected) may have come between writing a command and reading all of its reply, and the next borrower would
+     * read the rest as its own answer. Jedis marks its own I/O failures and timeouts broken already.
+     */
+    private static void breakUnlessAnswered(Connection connection, Throwable failure) {
+        if (!(failure instanceof JedisDataException)) {
+            connection.setBroken();
         }
     }
 
@@ -397,8 +413,13 @@ public final class JedisTransport implements RedisTransport {
         List<String> keys = new ArrayList<>();
         for (var pool : clusterNodes.getPrimaryNodes().values()) {
             try (Connection node = pool.getResource()) {
-                node.setSoTimeout(millisLeft(deadline));
-                scanNode(node, pattern, keys);
+                try {
+                    node.setSoTimeout(millisLeft(deadline));
+                    scanNode(node, pattern, keys);
+                } catch (RuntimeException | Error e) {
+                    breakUnlessAnswered(node, e);
+                    throw e;
+                }
             }
         }
         return keys;
