@@ -199,7 +199,8 @@ class SeatMap {
 
     /**
      * Which of these free seats someone is booking right now; none if Redis is down. Asks about these seats
-     * only (one EXISTS each, sent together), so a view costs the same however much else Redis holds.
+     * only (one MGET of their lock keys), so a refresh costs one command however many seats, and the same however
+     * much else Redis holds.
      */
     private Set<String> heldSeats(String event, List<String> freeLabels) {
         Map<String, String> labelByLock = freeLabels.stream()

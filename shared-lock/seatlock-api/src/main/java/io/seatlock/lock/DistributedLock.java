@@ -176,9 +176,10 @@ public interface DistributedLock {
     Set<String> heldNames(String namePrefix);
 
     /**
-     * Which of {@code names} are held right now: one {@code EXISTS} per name, all sent at once and answered
-     * within one command timeout, so the cost follows the names asked about, not the size of Redis. For
-     * status displays such as a seat map, never for decisions: the answer is stale on arrival.
+     * Which of {@code names} are held right now, answered within one command timeout; on Redis one {@code MGET}
+     * of their lock keys (on a Redis Cluster one {@code EXISTS} per name, as they live in different slots), so the
+     * cost follows the names asked about, not the size of Redis. For status displays such as a seat map, never
+     * for decisions: the answer is stale on arrival.
      *
      * @param names the lock names to look at
      * @return those of them held now

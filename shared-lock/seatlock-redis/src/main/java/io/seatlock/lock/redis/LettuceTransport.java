@@ -343,8 +343,17 @@ public final class LettuceTransport implements RedisTransport {
         }, computation);
     }
 
-    /** One EXISTS per key, all sent at once (a cluster routes each to its slot's node). */
-    private static CompletableFuture<boolean[]> exists(RedisClusterAsyncCommands<String, String> r, List<String> keys) {
+    /** One MGET of them all; on a cluster one EXISTS per key (each lives in a slot of its own), sent together. */
+    private CompletableFuture<boolean[]> exists(RedisClusterAsyncCommands<String, String> r, List<String> keys) {
+        if (!cluster) {
+            return r.mget(keys.toArray(String[]::new)).toCompletableFuture().thenApply(values -> {
+                boolean[] exists = new boolean[values.size()];
+                for (int i = 0; i < exists.length; i++) {
+                    exists[i] = values.get(i).hasValue();
+                }
+                return exists;
+            });
+        }
         List<CompletableFuture<Long>> answers = keys.stream().map(key -> r.exists(key).toCompletableFuture()).toList();
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(all -> {
             boolean[] exists = new boolean[answers.size()];

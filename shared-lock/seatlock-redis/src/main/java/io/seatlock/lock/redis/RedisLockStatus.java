@@ -50,7 +50,7 @@ final class RedisLockStatus {
         return names;
     }
 
-    /** One EXISTS per name, all sent together and awaited within one command timeout. */
+    /** One MGET of the names' lock keys (on a cluster one EXISTS per name), awaited within one command timeout. */
     Set<String> held(Collection<String> names) {
         List<String> asked = List.copyOf(names);
         asked.forEach(LockSpec::requireValidName);

@@ -36,6 +36,7 @@ class RedisAclTest {
                 LockLease lease = lock.tryAcquire("acl:job", Duration.ofSeconds(5), OverlapImpact.WASTED_WORK).orElseThrow();
                 assertThat(lock.remainingTtl("acl:job")).isPresent();
                 assertThat(lock.heldNames("acl:")).containsExactly("acl:job");
+                assertThat(lock.held(java.util.List.of("acl:job", "acl:free"))).containsExactly("acl:job");
                 assertThat(lease.renew(Duration.ofSeconds(10))).isTrue();
                 assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
                 redis.server().with(r -> r.scriptFlush());

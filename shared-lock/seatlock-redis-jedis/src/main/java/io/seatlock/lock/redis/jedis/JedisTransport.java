@@ -437,18 +437,13 @@ public final class JedisTransport implements RedisTransport {
         } while (!cursor.equals("0"));
     }
 
-    /** One EXISTS per key, written together and read together (one round trip). */
+    /** One MGET of keys on this connection's node: one command however many keys. */
     private static boolean[] exists(Connection connection, List<String> keys) {
-        for (String key : keys) {
-            connection.sendCommand(Protocol.Command.EXISTS, key);
-        }
-        List<Object> replies = connection.getMany(keys.size());
+        connection.sendCommand(Protocol.Command.MGET, keys.toArray(String[]::new));
+        List<Object> values = connection.getObjectMultiBulkReply();
         boolean[] exists = new boolean[keys.size()];
         for (int i = 0; i < exists.length; i++) {
-            if (replies.get(i) instanceof RuntimeException error) {
-                throw error;
-            }
-            exists[i] = (Long) replies.get(i) == 1;
+            exists[i] = values.get(i) != null;
         }
         return exists;
     }

@@ -70,7 +70,9 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
     }
 
     /**
-     * {@code EXISTS} of each key, sent together; answers one flag per key, in order.
+     * Which of these (string) keys exist; answers one flag per key, in order. One {@code MGET} of them all where they
+     * live on one node, so one command whatever the number of keys; on a cluster, where each lives in a slot of its
+     * own, one command per key.
      *
      * @param keys the keys
      */
