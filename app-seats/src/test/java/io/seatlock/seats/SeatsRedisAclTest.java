@@ -1,5 +1,11 @@
 package io.seatlock.seats;
 
+import io.lettuce.core.RedisURI;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.redis.LettuceTransport;
+import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.DocumentedAcl;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.localservers.OwnedRedis;
@@ -9,14 +15,17 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * GH-10 item 9: app-seats under the README's least-privilege ACL user (read from README.md), on a Redis of
- * its own: health is UP (Spring's check calls INFO), a booking goes through the lock, and the sold-seat hint
- * (EXISTS) answers the next buyer from Redis without a PostgreSQL transaction.
+ * its own: health is UP (Spring's check calls INFO), a booking goes through the lock, the sold-seat hint
+ * (EXISTS) answers the next buyer from Redis without a PostgreSQL transaction, and the seat map shows a seat someone
+ * is booking as HELD (one MGET; without it in the ACL the map would show every seat FREE).
  */
 class SeatsRedisAclTest {
 
@@ -54,6 +63,14 @@ class SeatsRedisAclTest {
                 assertThat(app.counter("seatlock.lock.decided", "group", "seat")).as("answered from the decided marker")
                         .isEqualTo(1.0);
                 assertThat(app.counter("seats.bouncer.down")).isZero();
+
+                try (RedisLockClient someoneElse = RedisLockClient.over(
+                        LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()), Duration.ofSeconds(2)),
+                        RedisLockSettings.defaults().withKeyPrefix("seatlock:"), LockListener.NOOP)) {
+                    someoneElse.tryAcquire("seat:concert:8G", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
+                    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(app.get("/api/events/concert/seats").body())
+                            .contains("{\"seat\":\"8G\",\"status\":\"HELD\"}", "{\"seat\":\"7G\",\"status\":\"BOOKED\"}"));
+                }
             }
         }
     }

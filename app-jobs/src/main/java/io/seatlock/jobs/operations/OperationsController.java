@@ -1,5 +1,6 @@
 package io.seatlock.jobs.operations;
 
+import org.flywaydb.core.api.FlywayException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -33,8 +34,13 @@ class OperationsController {
         return operations.read();
     }
 
-    @ExceptionHandler(DataAccessException.class)
-    ProblemDetail databaseUnavailable(DataAccessException e) {
+    /**
+     * Flyway, which reads the migration history, reports a broken link in exceptions of its own. Unhandled, one whose
+     * cause is an EOFException would pass Spring MVC's check for a client that went away and be answered 200 with no
+     * body.
+     */
+    @ExceptionHandler({DataAccessException.class, FlywayException.class})
+    ProblemDetail databaseUnavailable(RuntimeException e) {
         String reason = deepestMessage(e);
         log.warn("operations page: PostgreSQL cannot be read: {}", reason);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
