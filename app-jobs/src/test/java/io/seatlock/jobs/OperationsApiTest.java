@@ -9,9 +9,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,12 +27,9 @@ class OperationsApiTest {
     @RegisterExtension
     static final IsolatedServers servers = new IsolatedServers("OperationsApiTest");
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    private HttpResponse<String> get(ConfigurableApplicationContext app, String path) throws Exception {
-        URI uri = URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path);
-        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> get(ConfigurableApplicationContext app, String path) throws Exception {
+        int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+        return ReplicaHttp.get(port, path, Duration.ofSeconds(30));
     }
 
     @Test

@@ -412,14 +412,15 @@ public final class JedisTransport implements RedisTransport {
     private List<String> scanEveryMaster(ClusterConnectionProvider clusterNodes, String pattern, long deadline) {
         List<String> keys = new ArrayList<>();
         for (var pool : clusterNodes.getPrimaryNodes().values()) {
-            try (Connection node = pool.getResource()) {
-                try {
-                    node.setSoTimeout(millisLeft(deadline));
-                    scanNode(node, pattern, keys);
-                } catch (RuntimeException | Error e) {
-                    breakUnlessAnswered(node, e);
-                    throw e;
-                }
+            Connection node = pool.getResource();
+            try {
+                node.setSoTimeout(millisLeft(deadline));
+                scanNode(node, pattern, keys);
+            } catch (RuntimeException | Error e) {
+                breakUnlessAnswered(node, e);
+                throw e;
+            } finally {
+                node.close();
             }
         }
         return keys;
