@@ -7,7 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** A GET to a replica on loopback, bounded, for probes and actuator checks. */
+/** A request to a replica on loopback, bounded, for probes, actuator and API checks. */
 final class ReplicaHttp {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -16,7 +16,12 @@ final class ReplicaHttp {
     }
 
     static HttpResponse<String> get(int port, String path, Duration timeout) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(timeout).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return send(port, path, "GET", timeout);
+    }
+
+    static HttpResponse<String> send(int port, String path, String method, Duration timeout)
+            throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(timeout)
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -1,0 +1,50 @@
+package io.seatlock.jobs.web;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+import java.net.URI;
+import java.util.Locale;
+
+/**
+ * Every error of the jobs app's HTTP API as an RFC 9457 problem. Spring MVC's own (unknown path, wrong method, ...)
+ * get a type named after their status ({@code /problems/not-found}); anything unexpected is a 500
+ * {@code /problems/internal-error}. Without this, a failure whose cause chain ends in an {@code EOFException} (a
+ * broken link to PostgreSQL or Redis) would pass Spring MVC's check for a client that went away and be answered 200
+ * with an empty body.
+ */
+@RestControllerAdvice
+class ProblemHandler extends ResponseEntityExceptionHandler {
+
+    private static final String PREFIX = "/problems/";
+
+    @Override
+    protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode status,
+                                                          WebRequest request) {
+        if (body instanceof ProblemDetail problem && (problem.getType() == null
+                || URI.create("about:blank").equals(problem.getType()))) {
+            HttpStatus known = HttpStatus.resolve(status.value());
+            String name = known == null ? "status-" + status.value() : known.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            problem.setType(URI.create(PREFIX + name));
+        }
+        return super.createResponseEntity(body, headers, status, request);
+    }
+
+    /** Anything unexpected: the cause goes to the log, not to the client. */
+    @ExceptionHandler(Exception.class)
+    ProblemDetail unexpected(Exception e) {
+        logger.error("unexpected error", e);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
+                "the request failed unexpectedly; the replica logged why");
+        problem.setType(URI.create(PREFIX + "internal-error"));
+        problem.setTitle("Internal error");
+        return problem;
+    }
+}
