@@ -14,7 +14,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -75,8 +74,7 @@ class JobsReplicasTest {
         p.put("jobs.report.cron", "-");
         p.put("jobs.payments.cron", "-");
         p.put("spring.main.web-application-type", "none");
-        String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
-        return new SpringApplicationBuilder(JobsApplication.class).run(args);
+        return JobsReplica.start(p);
     }
 
     @AfterAll

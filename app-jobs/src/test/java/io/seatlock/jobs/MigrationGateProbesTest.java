@@ -9,7 +9,6 @@ import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.net.ServerSocket;
@@ -48,7 +47,6 @@ class MigrationGateProbesTest {
         p.put("seatlock.migration.timing", "after-web-server");
         p.put("jobs.report.cron", "-");
         p.put("jobs.payments.cron", "-");
-        String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
 
         try (RedisLockClient otherReplica = RedisLockClient.over(
                 LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
@@ -57,7 +55,7 @@ class MigrationGateProbesTest {
             LockLease gate = otherReplica.tryAcquire("migration", Duration.ofMinutes(2), OverlapImpact.WASTED_WORK)
                     .orElseThrow();
             CompletableFuture<ConfigurableApplicationContext> starting = CompletableFuture.supplyAsync(
-                    () -> new SpringApplicationBuilder(JobsApplication.class).run(args));
+                    () -> JobsReplica.start(p));
             try {
                 await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
                         .until(() -> get(port, "/actuator/health/liveness").statusCode() == 200);

@@ -52,11 +52,9 @@ class OperationsApiTest {
         p.put("server.port", "0");
         p.put("jobs.demo.enabled", "false");
         p.put("jobs.payments.cron", "-");
-        String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
-        app = new SpringApplicationBuilder(JobsApplication.class)
+        app = JobsReplica.start(new SpringApplicationBuilder(JobsApplication.class)
                 .initializers(context -> ((GenericApplicationContext) context).registerBean(RouterFunction.class,
-                        () -> RouterFunctions.route().GET(FAILING, request -> failing()).build()))
-                .run(args);
+                        () -> RouterFunctions.route().GET(FAILING, request -> failing()).build())), p);
     }
 
     private static ServerResponse failing() {
@@ -78,8 +76,7 @@ class OperationsApiTest {
     }
 
     private static HttpResponse<String> send(String path, String method) throws Exception {
-        int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
-        return ReplicaHttp.send(port, path, method, Duration.ofSeconds(30));
+        return ReplicaHttp.send(JobsReplica.port(app), path, method, Duration.ofSeconds(30));
     }
 
     private static JsonNode problem(HttpResponse<String> response, int status) {

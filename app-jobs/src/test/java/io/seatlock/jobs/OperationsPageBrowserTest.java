@@ -15,7 +15,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -66,12 +65,11 @@ class OperationsPageBrowserTest {
         p.put("jobs.demo.enabled", "true");
         p.put("jobs.demo.order-every", "500ms");
         p.putAll(overrides);
-        String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
-        return new SpringApplicationBuilder(JobsApplication.class).run(args);
+        return JobsReplica.start(p);
     }
 
     private static String url(ConfigurableApplicationContext replica) {
-        return "http://127.0.0.1:" + replica.getEnvironment().getProperty("local.server.port") + "/";
+        return "http://127.0.0.1:" + JobsReplica.port(replica) + "/";
     }
 
     private static WebDriverWait waitFor(WebDriver browser) {

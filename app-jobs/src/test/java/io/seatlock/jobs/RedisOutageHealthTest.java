@@ -4,7 +4,6 @@ import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.test.FaultProxy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.net.http.HttpResponse;
@@ -37,9 +36,8 @@ class RedisOutageHealthTest {
             p.put("seatlock.lock.command-timeout", "500ms");
             p.put("jobs.report.cron", "-");
             p.put("jobs.payments.cron", "-");
-            String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
-            try (ConfigurableApplicationContext app = new SpringApplicationBuilder(JobsApplication.class).run(args)) {
-                int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+            try (ConfigurableApplicationContext app = JobsReplica.start(p)) {
+                int port = JobsReplica.port(app);
                 await().atMost(Duration.ofSeconds(30)).until(() -> get(port, "/actuator/health/readiness").statusCode() == 200);
 
                 redis.down();

@@ -4,7 +4,6 @@ import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -40,8 +39,7 @@ class ScheduledJobsTest {
                 p.put("jobs.payments.cron", "-");
                 p.put("seatlock.leader.enabled", "false");
                 p.put("spring.main.web-application-type", "none");
-                replicas.add(new SpringApplicationBuilder(JobsApplication.class)
-                        .run(p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new)));
+                replicas.add(JobsReplica.start(p));
             }
             // every replica fires every second; wait until each has had several chances
             await().atMost(Duration.ofSeconds(30)).until(() -> db.sql(

@@ -7,13 +7,13 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.stream.Stream;
+import java.util.HashMap;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,12 +29,13 @@ class StockShedLockProviderTest {
 
     @Test
     void theStockRedisProviderIsSelectableByConfiguration() {
-        String[] args = Stream.concat(
-                servers.springProperties().entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()),
-                Stream.of("--jobs.lock-provider=shedlock-redis", "--seatlock.leader.enabled=false",
-                        "--spring.main.web-application-type=none", "--jobs.report.cron=-", "--jobs.payments.cron=-"))
-                .toArray(String[]::new);
-        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(JobsApplication.class).run(args)) {
+        Map<String, String> p = new HashMap<>(servers.springProperties());
+        p.put("jobs.lock-provider", "shedlock-redis");
+        p.put("seatlock.leader.enabled", "false");
+        p.put("spring.main.web-application-type", "none");
+        p.put("jobs.report.cron", "-");
+        p.put("jobs.payments.cron", "-");
+        try (ConfigurableApplicationContext context = JobsReplica.start(p)) {
             LockProvider provider = context.getBean(LockProvider.class);
             assertThat(provider).isInstanceOf(RedisLockProvider.class);
             String name = "stock-" + System.nanoTime();

@@ -4,6 +4,7 @@ import io.seatlock.lock.redis.RedisKeys;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.seatlock.jobs.JobsApplication;
+import io.seatlock.jobs.JobsReplica;
 import io.seatlock.jobs.payments.PaymentCapture;
 import io.seatlock.lock.leader.Candidate;
 import io.seatlock.lock.leader.LeaderElection;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -74,8 +74,7 @@ class JobsFaultIT {
             p.put("seatlock.leader.groups.jobs.retry", "50ms");
             p.put("spring.main.web-application-type", "none");
             p.put("spring.datasource.hikari.connection-timeout", "2000");
-            replicas.add(new SpringApplicationBuilder(JobsApplication.class)
-                    .run(p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new)));
+            replicas.add(JobsReplica.start(p));
         }
     }
 
