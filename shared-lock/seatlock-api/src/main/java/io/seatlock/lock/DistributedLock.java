@@ -177,8 +177,9 @@ public interface DistributedLock {
 
     /**
      * Which of {@code names} are held right now, answered within one command timeout; on Redis one {@code MGET}
-     * of their lock keys (on a Redis Cluster one {@code EXISTS} per name, as they live in different slots), so the
-     * cost follows the names asked about, not the size of Redis. For status displays such as a seat map, never
+     * of their lock keys (on a Redis Cluster one {@code EXISTS} per name, as they live in different slots, written to
+     * each master together: a round trip per master, not per name), so the cost follows the names asked about, not
+     * the size of Redis. For status displays such as a seat map, never
      * for decisions: the answer is stale on arrival.
      *
      * @param names the lock names to look at

@@ -34,6 +34,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -269,12 +270,14 @@ public final class JedisTransport implements RedisTransport {
 
     @SuppressWarnings("unchecked")
     private <T> T execute(RedisCommand<T> command, long deadline, Runnable beforeSend) {
-        if (cluster && command instanceof RedisCommand.Exists exists && exists.keys().size() > 1) {
-            return (T) existsOneByOne(exists, deadline); // keys in different slots live on different nodes
-        }
         ConnectionProvider connections = provider(deadline);
-        if (command instanceof RedisCommand.Scan scan && connections instanceof ClusterConnectionProvider clusterNodes) {
-            return (T) scanEveryMaster(clusterNodes, scan.pattern(), deadline);
+        if (connections instanceof ClusterConnectionProvider clusterNodes) {
+            if (command instanceof RedisCommand.Scan scan) {
+                return (T) scanEveryMaster(clusterNodes, scan.pattern(), deadline);
+            }
+            if (command instanceof RedisCommand.Exists exists && exists.keys().size() > 1) {
+                return (T) existsOnEachNode(clusterNodes, exists.keys(), deadline);
+            }
         }
         for (int attempt = 0; ; attempt++) {
             Connection connection = connectionFor(connections, command);
@@ -449,12 +452,50 @@ public final class JedisTransport implements RedisTransport {
         return exists;
     }
 
-    private boolean[] existsOneByOne(RedisCommand.Exists exists, long deadline) {
-        boolean[] answers = new boolean[exists.keys().size()];
-        for (int i = 0; i < answers.length; i++) {
-            answers[i] = execute(new RedisCommand.Exists(List.of(exists.keys().get(i))), deadline, () -> { })[0];
+    /**
+     * On a cluster one EXISTS per key (keys in different slots cannot share an MGET), pipelined: written together on
+     * one connection to each master that holds some of them, then all of that master's replies read. So a seat map of
+     * a few thousand seats costs a round trip per master, not one per seat. A key whose slot moved since the slot map
+     * was read (resharding, failover) is asked again on its own, which follows the redirection.
+     */
+    private boolean[] existsOnEachNode(ClusterConnectionProvider clusterNodes, List<String> keys, long deadline) {
+        boolean[] exists = new boolean[keys.size()];
+        Map<HostAndPort, List<Integer>> byNode = new LinkedHashMap<>();
+        List<Integer> redirected = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            HostAndPort node = clusterNodes.getNode(JedisClusterCRC16.getSlot(keys.get(i)));
+            (node == null ? redirected : byNode.computeIfAbsent(node, n -> new ArrayList<>())).add(i);
         }
-        return answers;
+        for (Map.Entry<HostAndPort, List<Integer>> node : byNode.entrySet()) {
+            List<Integer> indexes = node.getValue();
+            Connection connection = clusterNodes.getConnection(node.getKey());
+            try {
+                connection.setSoTimeout(millisLeft(deadline));
+                for (int i : indexes) {
+                    connection.sendCommand(Protocol.Command.EXISTS, keys.get(i));
+                }
+                List<Object> replies = connection.getMany(indexes.size());
+                for (int j = 0; j < indexes.size(); j++) {
+                    Object reply = replies.get(j);
+                    if (reply instanceof JedisMovedDataException || reply instanceof JedisAskDataException) {
+                        redirected.add(indexes.get(j));
+                    } else if (reply instanceof RuntimeException error) {
+                        throw error;
+                    } else {
+                        exists[indexes.get(j)] = (Long) reply == 1;
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                breakUnlessAnswered(connection, e);
+                throw e;
+            } finally {
+                connection.close();
+            }
+        }
+        for (int i : redirected) {
+            exists[i] = execute(new RedisCommand.Exists(List.of(keys.get(i))), deadline, () -> { })[0];
+        }
+        return exists;
     }
 
     /** A pooled connection to the node that holds the command's keys (on a cluster, by their hash slot). */

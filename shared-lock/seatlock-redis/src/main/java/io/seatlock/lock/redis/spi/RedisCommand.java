@@ -72,7 +72,7 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
     /**
      * Which of these (string) keys exist; answers one flag per key, in order. One {@code MGET} of them all where they
      * live on one node, so one command whatever the number of keys; on a cluster, where each lives in a slot of its
-     * own, one command per key.
+     * own, one command per key, sent without waiting for one reply before the next command (pipelined).
      *
      * @param keys the keys
      */
