@@ -61,6 +61,8 @@ public final class LeaderElection implements AutoCloseable {
     private volatile ExecutorService notifier;
     /** The notifier's one thread: a yield made from a callback must not wait for that callback. */
     private volatile @Nullable Thread callbackThread;
+    /** After a yield, this candidate does not campaign until then ({@link System#nanoTime()}), so another one takes over. */
+    private volatile long quietUntilNanos = System.nanoTime();
 
     /**
      * Makes an election; starts nothing.
@@ -213,7 +215,8 @@ public final class LeaderElection implements AutoCloseable {
 
     /**
      * Gives leadership up now: this candidate hears {@code onRevoked} (after any callback still running),
-     * then its lock is released and others may take it; it campaigns again after a retry. Waits for the
+     * then its lock is released and others may take it; it campaigns again only a retry after the release, so another
+     * candidate, woken by the release, takes over (with none, nobody leads for that retry). Waits for the
      * revocation at most until the term's lease runs out (it expires then anyway), and for Redis at most the
      * command timeout. Called from a callback of this election, it does not wait for itself.
      */
@@ -224,9 +227,15 @@ public final class LeaderElection implements AutoCloseable {
         }
         Future<?> revoked = endTerm(l);
         if (revoked != null) {
+            quietFor(l.validFor().plus(retry)); // not while the term ends
             awaitCallback(revoked, l.validFor());
             l.close();
+            quietFor(retry); // the others, woken by the release, take over first
         }
+    }
+
+    private void quietFor(Duration pause) {
+        quietUntilNanos = System.nanoTime() + pause.toNanos();
     }
 
     /** Waits for a queued callback, bounded; never from the callback thread itself (it would wait for itself). */
@@ -249,9 +258,13 @@ public final class LeaderElection implements AutoCloseable {
         try {
             while (campaign.get() == Thread.currentThread()) {
                 boolean waitForRelease = false;
+                long quietNanos = quietUntilNanos - System.nanoTime();
                 try {
                     LockLease term = current.get();
-                    if (term == null) {
+                    if (term == null && quietNanos > 0) {
+                        log.debug("election {}: {} yielded; campaigns again in {} ms", group, candidate,
+                                TimeUnit.NANOSECONDS.toMillis(quietNanos));
+                    } else if (term == null) {
                         Optional<LockLease> granted = lock.tryAcquire(lockName(), lease, OverlapImpact.BROKEN_PROMISE);
                         granted.ifPresent(this::grant);
                         waitForRelease = granted.isEmpty(); // a leader stepping down hands over at once
@@ -269,7 +282,9 @@ public final class LeaderElection implements AutoCloseable {
                     log.warn("election {}: campaign attempt failed; trying again", group, e);
                 }
                 try {
-                    if (waitForRelease) {
+                    if (quietNanos > 0 && current.get() == null) {
+                        TimeUnit.NANOSECONDS.sleep(quietNanos);
+                    } else if (waitForRelease) {
                         lock.awaitRelease(lockName(), retry);
                     } else {
                         Thread.sleep(retry.toMillis());

@@ -199,6 +199,48 @@ class LeaderElectionTest {
         assertThat(first.calls).noneMatch(c -> c.contains("holding the election"));
     }
 
+    /**
+     * A leader that yields campaigns again only a retry after its release, so that another candidate takes over. Before,
+     * its campaign thread tried again at its next wake-up, which could come right after the release: then the yielding
+     * leader took its own lock back (seen in app-jobs' JobsReplicasTest). Here it is the only candidate, so nobody may
+     * lead for a retry; the yield comes late in the campaign's pause, where the old code woke within a fifth of a retry.
+     */
+    @Test
+    void aYieldingLeaderCampaignsAgainOnlyARetryAfterItsRelease() throws Exception {
+        RedisLockClient redis = RedisLockClient.over(
+                LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
+                RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
+        cleanup.add(redis);
+        Duration retry = Duration.ofSeconds(2);
+        List<Long> grantedAt = new CopyOnWriteArrayList<>();
+        LeaderElection alone = new LeaderElection(redis, "quiet", "alone", Duration.ofSeconds(10), retry, new Candidate() {
+            @Override
+            public void onGranted(FencingToken epoch) {
+                grantedAt.add(System.nanoTime());
+            }
+
+            @Override
+            public void onRevoked(FencingToken epoch) {
+            }
+        });
+        cleanup.add(alone);
+        alone.start();
+        await().atMost(Duration.ofSeconds(10)).until(alone::isLeader);
+        FencingToken first = alone.epoch().orElseThrow();
+        // The campaign, leading, wakes every retry from its grant: yield at four fifths of the first pause.
+        long yieldAt = grantedAt.get(0) + retry.multipliedBy(4).dividedBy(5).toNanos();
+        TimeUnit.NANOSECONDS.sleep(Math.max(0, yieldAt - System.nanoTime()));
+
+        long yieldedAt = System.nanoTime();
+        alone.yieldLeadership();
+
+        await("nobody leads for half a retry after the release").during(retry.dividedBy(2)).atMost(retry)
+                .until(() -> !alone.isLeader() && redis.holder(alone.lockName()).isEmpty());
+        await().atMost(Duration.ofSeconds(30)).until(alone::isLeader);
+        assertThat(Duration.ofNanos(grantedAt.get(1) - yieldedAt)).as("led again after its yield").isGreaterThanOrEqualTo(retry);
+        assertThat(alone.epoch().orElseThrow().isNewerThan(first)).isTrue();
+    }
+
     @Test // issue 21 item 4: the yielding leader hears onRevoked before the next leader is granted
     void aYieldingLeaderHearsOnRevokedBeforeAnotherReplicaTakesOver() throws Exception {
         RedisLockClient lock = RedisLockClient.over(
