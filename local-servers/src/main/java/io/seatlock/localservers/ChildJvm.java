@@ -2,7 +2,6 @@ package io.seatlock.localservers;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,9 +26,18 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Starts {@code mainClass} with {@code --key=value} arguments and waits until /actuator/health answers. */
     public ChildJvm(Class<?> mainClass, Map<String, String> properties) throws IOException, InterruptedException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        this(LocalServers.onFreePort(free -> new ChildJvm(mainClass, properties, free)));
+    }
+
+    /** The child started on a port nothing took meanwhile. */
+    private ChildJvm(ChildJvm started) {
+        this.process = started.process;
+        this.port = started.port;
+        this.log = started.log;
+    }
+
+    private ChildJvm(Class<?> mainClass, Map<String, String> properties, int port) throws IOException, InterruptedException {
+        this.port = port;
         log = Files.createTempFile("child-jvm", ".log");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m"));

@@ -171,14 +171,18 @@ public final class LocalServers {
 
     static RedisServer embeddedRedis() {
         try {
-            int port = freePort();
-            redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer().port(port)
-                    .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
-            server.start();
-            started.add(server::stop);
-            return new RedisServer("embedded", "127.0.0.1", port, null);
+            return onFreePort(port -> {
+                redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer().port(port)
+                        .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
+                server.start();
+                started.add(server::stop);
+                return new RedisServer("embedded", "127.0.0.1", port, null);
+            });
         } catch (IOException e) {
             log.warn("embedded Redis did not start: {}", e.getMessage());
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return null;
         }
     }
@@ -307,6 +311,40 @@ public final class LocalServers {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
+    }
+
+    /** Starts a server on a given port. */
+    @FunctionalInterface
+    interface OnPort<T> {
+        T start(int port) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Starts a server on a port that was free a moment ago, and on another one should something have taken it in
+     * between (a connection of a build running beside this one gets its local port from the same range): up to five
+     * ports, then the last failure.
+     */
+    static <T> T onFreePort(OnPort<T> server) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            int port = freePort();
+            try {
+                return server.start(port);
+            } catch (IOException | RuntimeException e) {
+                if (attempt == 5 || !saysPortTaken(e)) {
+                    throw e;
+                }
+                log.info("port {} was taken before the server bound it; trying another", port);
+            }
+        }
+    }
+
+    private static boolean saysPortTaken(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("already in use")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** System property {@code seatlock.<key>} or environment variable {@code SEATLOCK_<KEY>}. */

@@ -1,7 +1,7 @@
 package io.seatlock.localservers;
 
 import java.io.IOException;
-import java.net.ServerSocket;
+import java.io.InterruptedIOException;
 import java.util.List;
 
 /**
@@ -16,11 +16,16 @@ public final class OwnedRedis implements AutoCloseable {
 
     /** @param settings extra redis.conf lines, e.g. {@code cluster-enabled yes} */
     public OwnedRedis(String... settings) throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            this.port = s.getLocalPort();
-        }
         this.settings = List.of(settings);
-        start();
+        try {
+            this.port = LocalServers.onFreePort(free -> {
+                start(free);
+                return free;
+            });
+        } catch (InterruptedException e) { // starting a Redis process waits for nothing interruptible
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while starting Redis");
+        }
     }
 
     public RedisServer server() {
@@ -34,10 +39,10 @@ public final class OwnedRedis implements AutoCloseable {
     /** Stops the process (every key and script is gone, as after a crash without persistence) and starts it again. */
     public synchronized void restart() throws IOException {
         process.stop();
-        start();
+        start(port);
     }
 
-    private void start() throws IOException {
+    private void start(int port) throws IOException {
         var builder = redis.embedded.RedisServer.newRedisServer().port(port)
                 .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no");
         settings.forEach(line -> builder.setting(line.replace("${port}", Integer.toString(port))));

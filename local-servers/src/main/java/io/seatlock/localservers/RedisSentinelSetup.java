@@ -6,7 +6,6 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,16 +39,15 @@ public final class RedisSentinelSetup implements AutoCloseable {
         master = new OwnedRedis();
         replica = withReplica ? new OwnedRedis("replicaof 127.0.0.1 " + master.port()) : null;
         for (int i = 0; i < sentinels; i++) {
-            int port;
-            try (ServerSocket s = new ServerSocket(0)) {
-                port = s.getLocalPort();
-            }
-            redis.embedded.RedisSentinel sentinel = redis.embedded.RedisSentinel.newRedisSentinel().bind("127.0.0.1")
-                    .port(port).masterName(MASTER_NAME).masterPort(master.port()).quorumSize(sentinels / 2 + 1)
-                    .downAfterMilliseconds(downAfter.toMillis()).failOverTimeout(Math.max(3000, downAfter.toMillis() * 3))
-                    .parallelSyncs(1).build();
-            sentinel.start();
-            this.sentinels.add(sentinel);
+            int port = LocalServers.onFreePort(free -> {
+                redis.embedded.RedisSentinel sentinel = redis.embedded.RedisSentinel.newRedisSentinel().bind("127.0.0.1")
+                        .port(free).masterName(MASTER_NAME).masterPort(master.port()).quorumSize(sentinels / 2 + 1)
+                        .downAfterMilliseconds(downAfter.toMillis()).failOverTimeout(Math.max(3000, downAfter.toMillis() * 3))
+                        .parallelSyncs(1).build();
+                sentinel.start();
+                this.sentinels.add(sentinel);
+                return free;
+            });
             sentinelPorts.add(port);
             awaitAnswer(new RedisServer("sentinel", "127.0.0.1", port, null));
         }
