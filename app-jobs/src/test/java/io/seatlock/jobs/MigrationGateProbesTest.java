@@ -9,9 +9,11 @@ import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
@@ -37,12 +39,8 @@ class MigrationGateProbesTest {
 
     @Test
     void aReplicaWaitingAtTheGateIsAliveButNotReadyAndStartsOnceTheGateIsFree() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         Map<String, String> p = new HashMap<>(servers.springProperties());
-        p.put("server.port", Integer.toString(port));
+        p.put("server.port", "0");
         p.put("management.endpoint.health.probes.enabled", "true");
         p.put("seatlock.migration.timing", "after-web-server");
         p.put("jobs.report.cron", "-");
@@ -54,9 +52,13 @@ class MigrationGateProbesTest {
                 LockListener.NOOP)) {
             LockLease gate = otherReplica.tryAcquire("migration", Duration.ofMinutes(2), OverlapImpact.WASTED_WORK)
                     .orElseThrow();
+            // The replica waits at the gate inside its start, so its port comes from the web server's own event.
+            CompletableFuture<Integer> listening = new CompletableFuture<>();
             CompletableFuture<ConfigurableApplicationContext> starting = CompletableFuture.supplyAsync(
-                    () -> JobsReplica.start(p));
+                    () -> JobsReplica.start(new SpringApplicationBuilder(JobsApplication.class).listeners(
+                            (ApplicationListener<WebServerInitializedEvent>) e -> listening.complete(e.getWebServer().getPort())), p));
             try {
+                int port = listening.get(60, TimeUnit.SECONDS);
                 await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
                         .until(() -> get(port, "/actuator/health/liveness").statusCode() == 200);
                 assertThat(get(port, "/actuator/health/liveness").body()).contains("\"status\":\"UP\"");
