@@ -2,9 +2,11 @@ package io.seatlock.lock.redis;
 
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.test.DistributedLockContract;
+import io.lettuce.core.MigrateArgs;
 import io.lettuce.core.cluster.SlotHash;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
 import io.seatlock.localservers.RedisCluster;
@@ -15,9 +17,11 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The lock on a real three-master Redis Cluster on loopback: the published contract, and the fenced acquire
@@ -102,8 +106,49 @@ class RedisClusterLockTest extends DistributedLockContract {
         lock.tryAcquire("held:b", Duration.ofSeconds(10), OverlapImpact.WASTED_WORK).orElseThrow();
         lock.tryAcquire("held:c", Duration.ofSeconds(10), OverlapImpact.WASTED_WORK).orElseThrow();
         assertThat(lock.heldNames("held:")).containsExactlyInAnyOrder("held:a", "held:b", "held:c");
-        assertThat(lock.held(java.util.List.of("held:a", "held:c", "held:z"))).as("keys in different slots")
+        assertThat(lock.held(List.of("held:a", "held:c", "held:z"))).as("keys in different slots")
                 .containsExactlyInAnyOrder("held:a", "held:c");
+    }
+
+    /**
+     * While a lock's slot migrates (resharding), once its keys have left for the importing node the old one answers
+     * ASK: the lock is still seen there, still refuses another owner, and the holder still releases it, also when the
+     * importing node has yet to load the lock's scripts.
+     */
+    @Test
+    void aLockWhoseSlotIsMidMigrationIsStillSeenAndGuarded() {
+        String name = "migrating:seat";
+        RedisKeys keys = new RedisKeys("cluster-test:");
+        LockLease lease = lock.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow();
+        int slot = SlotHash.getSlot(keys.lock(name));
+        RedisServer source = cluster.nodes().get(nodeHolding(keys.lock(name)));
+        RedisServer target = cluster.nodes().stream().filter(node -> node != source).findFirst().orElseThrow();
+        String sourceId = source.with(r -> r.clusterMyId());
+        String targetId = target.with(r -> r.clusterMyId());
+        target.with(r -> r.clusterSetSlotImporting(slot, sourceId));
+        source.with(r -> r.clusterSetSlotMigrating(slot, targetId));
+        try {
+            source.with(r -> r.migrate(target.uri().getHost(), target.uri().getPort(), 0, 5_000,
+                    MigrateArgs.Builder.keys(keys.lock(name), keys.fence(name))));
+            target.with(r -> r.scriptFlush()); // the importing node does not know the lock's scripts yet
+
+            assertThat(lock.holder(name)).hasValue(lock.settings().instanceId());
+            assertThat(lock.held(List.of(name, "migrating:free"))).containsExactly(name);
+            assertThat(otherReplica.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK)).isEmpty();
+            assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
+            // Now the lock key is gone and the fence has moved: Redis will not run a script over keys of a slot split
+            // between two nodes (TRYAGAIN), so a new acquire is refused as unavailable until the migration ends.
+            assertThatThrownBy(() -> otherReplica.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK))
+                    .isInstanceOf(LockUnavailableException.class).hasMessageContaining("TRYAGAIN");
+        } finally {
+            for (RedisServer node : cluster.nodes()) {
+                node.with(r -> r.clusterSetSlotNode(slot, targetId)); // the migration ends
+            }
+        }
+        long left = target.with(r -> r.exists(keys.lock(name), keys.fence(name)));
+        assertThat(left).as("on the node that took the slot: the fence, not the released lock").isEqualTo(1L);
+        assertThat(otherReplica.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK)).as("once it ended")
+                .hasValueSatisfying(next -> assertThat(next.release()).isEqualTo(ReleaseOutcome.RELEASED));
     }
 
     private static int nodeHolding(String key) {

@@ -72,6 +72,12 @@ import java.util.stream.IntStream;
 public final class JedisTransport implements RedisTransport {
 
     private static final Logger log = LoggerFactory.getLogger(JedisTransport.class);
+    /**
+     * Redirections a cluster command follows. A script sent to a slot mid-migration may need three: the ASK to the
+     * importing node; there, new to the script, it loads it and sends it again, now without ASKING (which admits one
+     * command), and is MOVED back; then the ASK again.
+     */
+    private static final int MAX_REDIRECTIONS = 3;
     /** Pooled connections per node; callers beyond it wait (bounded) for one. */
     static final int POOL_SIZE = 64;
     private static final long RESUBSCRIBE_PAUSE_MILLIS = 1_000;
@@ -279,17 +285,28 @@ public final class JedisTransport implements RedisTransport {
                 return (T) existsOnEachNode(clusterNodes, exists.keys(), deadline);
             }
         }
+        HostAndPort asking = null;
         for (int attempt = 0; ; attempt++) {
-            Connection connection = connectionFor(connections, command);
+            Connection connection = asking == null ? connectionFor(connections, command)
+                    : ((ClusterConnectionProvider) connections).getConnection(asking);
             try {
                 connection.setSoTimeout(millisLeft(deadline));
+                if (asking != null) {
+                    connection.sendCommand(Protocol.Command.ASKING);
+                    connection.getStatusCodeReply();
+                }
                 beforeSend.run();
                 return run(connection, command);
             } catch (JedisMovedDataException | JedisAskDataException e) {
-                if (attempt > 0 || !(connections instanceof ClusterConnectionProvider clusterNodes)) {
+                if (attempt >= MAX_REDIRECTIONS || !(connections instanceof ClusterConnectionProvider clusterNodes)) {
                     throw e;
                 }
-                clusterNodes.renewSlotCache(); // a slot moved (resharding, failover): once more, to its new node
+                if (e instanceof JedisAskDataException ask) {
+                    asking = ask.getTargetNode(); // its slot is migrating and the key has left: ask the importing node
+                } else {
+                    asking = null;
+                    clusterNodes.renewSlotCache(); // a slot moved (resharding, failover): to its new node
+                }
             } catch (RuntimeException | Error e) {
                 breakUnlessAnswered(connection, e);
                 throw e;
