@@ -12,6 +12,7 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
@@ -102,7 +103,13 @@ public final class LettuceTransport implements RedisTransport {
     public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl) {
         seeds.forEach(uri -> uri.setTimeout(commandTimeout));
         RedisClusterClient client = RedisClusterClient.create(seeds);
-        client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout, ssl).build());
+        client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout, ssl)
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enablePeriodicRefresh(RedisTransport.CLUSTER_REFRESH)
+                        .enableAllAdaptiveRefreshTriggers() // MOVED, ASK, reconnects to a node that is gone
+                        .adaptiveRefreshTriggersTimeout(commandTimeout)
+                        .build())
+                .build());
         return new LettuceTransport(RedisConnector.cluster(client), commandTimeout, true);
     }
 

@@ -170,8 +170,10 @@ public final class JedisTransport implements RedisTransport {
     public static JedisTransport cluster(Set<HostAndPort> seeds, JedisClientConfig config, Duration commandTimeout) {
         JedisClientConfig bounded = bounded(config, commandTimeout);
         Set<HostAndPort> nodes = Set.copyOf(seeds);
-        return new JedisTransport(() -> new ClusterConnectionProvider(nodes, bounded, pool(commandTimeout)), true,
-                commandTimeout);
+        // The slot map is read again every CLUSTER_REFRESH, besides on MOVED: a dead master answers nothing, so only
+        // reading it again finds the replica the cluster promoted.
+        return new JedisTransport(() -> new ClusterConnectionProvider(nodes, bounded, pool(commandTimeout),
+                CLUSTER_REFRESH), true, commandTimeout);
     }
 
     private static JedisClientConfig bounded(JedisClientConfig config, Duration commandTimeout) {

@@ -95,6 +95,13 @@ public interface RedisTransport extends AutoCloseable {
         return commandTimeout.multipliedBy(5);
     }
 
+    /**
+     * How often a Cluster transport reads the cluster's layout (which master serves which slots) again, besides sooner
+     * where it can tell the layout changed (a redirection, a node it cannot reconnect to): after a master fails, the
+     * lock finds the promoted replica within this of the promotion. Redisson's cluster scan runs as often.
+     */
+    Duration CLUSTER_REFRESH = Duration.ofSeconds(5);
+
     /** A call got its answer: a transport may track that the connection is alive. */
     default void answered() {
     }
