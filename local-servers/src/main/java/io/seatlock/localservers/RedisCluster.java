@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * A real Redis Cluster of three masters on loopback ports, built from the embedded Redis binary: each
@@ -65,8 +67,8 @@ public final class RedisCluster implements AutoCloseable {
         }
     }
 
-    private java.util.stream.Stream<OwnedRedis> allNodes() {
-        return java.util.stream.Stream.concat(nodes.stream(), replicas.stream());
+    private Stream<OwnedRedis> allNodes() {
+        return Stream.concat(nodes.stream(), replicas.stream());
     }
 
     private OwnedRedis node() throws IOException {
@@ -74,7 +76,7 @@ public final class RedisCluster implements AutoCloseable {
                 "cluster-config-file " + dir.resolve("nodes-${port}.conf"));
     }
 
-    private static void awaitAll(String what, java.util.function.BooleanSupplier done) throws InterruptedException {
+    private static void awaitAll(String what, BooleanSupplier done) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
