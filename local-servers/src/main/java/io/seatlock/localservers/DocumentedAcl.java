@@ -21,28 +21,54 @@ public final class DocumentedAcl {
     private DocumentedAcl() {
     }
 
-    /** The words after {@code ACL SETUSER}: user name first, then the rules. */
+    /** The words after {@code ACL SETUSER} in the README's first such line: user name first, then the rules. */
     public static List<String> setUserArguments() {
-        try {
-            List<String> lines = Files.readAllLines(readme());
-            String line = lines.stream().map(String::strip).filter(l -> l.startsWith("ACL SETUSER ")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("README.md has no ACL SETUSER line"));
-            List<String> words = Arrays.asList(line.split("\\s+"));
-            return words.subList(2, words.size());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return setUserLines().get(0);
     }
 
     /** Creates the documented user on {@code redis} (a server the test owns). */
     public static void apply(RedisServer redis) {
+        setUser(redis, setUserArguments());
+    }
+
+    /**
+     * Creates the documented user on {@code node} of a Redis Cluster: the README's first line, then its second, which
+     * adds what the clients need to read the cluster's layout.
+     */
+    public static void applyForCluster(RedisServer node) {
+        List<List<String>> lines = setUserLines();
+        if (lines.size() < 2) {
+            throw new IllegalStateException("README.md has no second ACL SETUSER line, for a Redis Cluster");
+        }
+        setUser(node, lines.get(0));
+        setUser(node, lines.get(1));
+    }
+
+    private static void setUser(RedisServer redis, List<String> arguments) {
         String reply = redis.with(r -> {
             CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8).add("SETUSER");
-            setUserArguments().forEach(args::add);
+            arguments.forEach(args::add);
             return r.dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8), args);
         });
         if (!"OK".equals(reply)) {
             throw new IllegalStateException("ACL SETUSER answered " + reply);
+        }
+    }
+
+    /** Each {@code ACL SETUSER} line of the README, as the words after {@code ACL SETUSER}, in order. */
+    private static List<List<String>> setUserLines() {
+        try {
+            List<List<String>> lines = Files.readAllLines(readme()).stream().map(String::strip)
+                    .filter(l -> l.startsWith("ACL SETUSER ")).map(l -> {
+                        List<String> words = Arrays.asList(l.split("\\s+"));
+                        return words.subList(2, words.size());
+                    }).toList();
+            if (lines.isEmpty()) {
+                throw new IllegalStateException("README.md has no ACL SETUSER line");
+            }
+            return lines;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
