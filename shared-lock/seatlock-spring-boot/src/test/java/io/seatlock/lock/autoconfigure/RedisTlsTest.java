@@ -25,7 +25,6 @@ import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,14 +70,12 @@ class RedisTlsTest {
         Files.writeString(dir.resolve("server.key"), "-----BEGIN PRIVATE KEY-----\n"
                 + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(key) + "\n-----END PRIVATE KEY-----\n");
 
-        try (ServerSocket s = new ServerSocket(0)) {
-            tlsPort = s.getLocalPort();
-        }
         // The lock is pointed at the TLS port only; a client speaking plain text there gets nowhere.
-        redis = new OwnedRedis("tls-port " + tlsPort,
+        redis = new OwnedRedis("tls-port ${tls-port}",
                 "tls-cert-file " + dir.resolve("server.pem"), "tls-key-file " + dir.resolve("server.key"),
                 "tls-ca-cert-file " + dir.resolve("ca.pem"), "tls-auth-clients no",
                 "user default off", "user seatlock on >" + PASSWORD + " ~* +@all");
+        tlsPort = redis.tlsPort();
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
             try (Socket ignored = new Socket("127.0.0.1", tlsPort)) {
                 return true;
