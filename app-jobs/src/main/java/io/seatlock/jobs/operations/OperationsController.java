@@ -35,9 +35,8 @@ class OperationsController {
     }
 
     /**
-     * Flyway, which reads the migration history, reports a broken link in exceptions of its own. Unhandled, one whose
-     * cause is an EOFException would pass Spring MVC's check for a client that went away and be answered 200 with no
-     * body.
+     * Flyway, which reads the migration history, reports a broken link in exceptions of its own: they are the same
+     * outage as the SQL reads', so the same 503, not the app's catch-all 500 ({@code ProblemHandler}).
      */
     @ExceptionHandler({DataAccessException.class, FlywayException.class})
     ProblemDetail databaseUnavailable(RuntimeException e) {
