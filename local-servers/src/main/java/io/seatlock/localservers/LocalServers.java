@@ -171,18 +171,11 @@ public final class LocalServers {
 
     static RedisServer embeddedRedis() {
         try {
-            return onFreePort(port -> {
-                redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer().port(port)
-                        .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
-                server.start();
-                started.add(server::stop);
-                return new RedisServer("embedded", "127.0.0.1", port, null);
-            });
+            OwnedRedis redis = new OwnedRedis();
+            started.add(redis);
+            return new RedisServer("embedded", "127.0.0.1", redis.port(), null);
         } catch (IOException e) {
             log.warn("embedded Redis did not start: {}", e.getMessage());
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return null;
         }
     }

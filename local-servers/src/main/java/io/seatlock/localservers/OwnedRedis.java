@@ -5,8 +5,9 @@ import java.io.InterruptedIOException;
 import java.util.List;
 
 /**
- * A Redis server process owned by one test (the embedded binary from Maven), so faults such as
- * {@code FLUSHALL} or a restart touch nobody else's data. Loopback only, nothing on disk.
+ * A Redis server process of its own (the embedded binary from Maven): one test's, so faults such as
+ * {@code FLUSHALL} or a restart touch nobody else's data, or the run's fallback server where no other Redis is found
+ * ({@link LocalServers}). Loopback only, nothing on disk.
  */
 public final class OwnedRedis implements AutoCloseable {
 
