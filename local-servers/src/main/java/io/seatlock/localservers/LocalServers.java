@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -338,6 +339,17 @@ public final class LocalServers {
             }
         }
         return false;
+    }
+
+    /** Polls {@code done} every 100 ms until it holds, for at most {@code atMost}; then fails, saying what it awaited. */
+    static void awaitUntil(String what, Duration atMost, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("not reached within " + atMost.toSeconds() + " s: " + what);
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** System property {@code seatlock.<key>} or environment variable {@code SEATLOCK_<KEY>}. */

@@ -1,5 +1,7 @@
 package io.seatlock.localservers;
 
+import io.lettuce.core.MigrateArgs;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 
 import java.io.IOException;
@@ -8,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -20,6 +21,8 @@ import java.util.stream.Stream;
 public final class RedisCluster implements AutoCloseable {
 
     private static final int SLOTS = 16384;
+    /** How long each step of building the cluster may take. */
+    private static final Duration SETTLE = Duration.ofSeconds(60);
     private final List<OwnedRedis> nodes = new ArrayList<>();
     private final List<OwnedRedis> replicas = new ArrayList<>();
     private final Path dir;
@@ -39,15 +42,13 @@ public final class RedisCluster implements AutoCloseable {
             nodes.add(node());
         }
         for (int i = 0; i < nodes.size(); i++) {
-            int from = i * SLOTS / nodes.size();
-            int to = (i + 1) * SLOTS / nodes.size();
-            int[] slots = IntStream.range(from, to).toArray();
+            int[] slots = IntStream.range(firstSlotOf(i), firstSlotOf(i + 1)).toArray();
             nodes.get(i).server().with(r -> r.clusterAddSlots(slots));
         }
         for (OwnedRedis other : nodes.subList(1, nodes.size())) {
             nodes.get(0).server().with(r -> r.clusterMeet("127.0.0.1", other.port()));
         }
-        awaitAll("every master up", () -> nodes.stream()
+        LocalServers.awaitUntil("Redis Cluster: every master up", SETTLE, () -> nodes.stream()
                 .allMatch(n -> n.server().with(r -> r.clusterInfo()).contains("cluster_state:ok")));
         if (withReplicas) {
             for (OwnedRedis master : nodes) {
@@ -56,13 +57,14 @@ public final class RedisCluster implements AutoCloseable {
                 replica.server().with(r -> r.clusterMeet("127.0.0.1", master.port()));
                 String masterId = master.server().with(r -> r.clusterMyId());
                 // the replica must know its master before it can follow it
-                awaitAll("the replica meets its master", () -> replica.server().with(r -> r.clusterNodes()).contains(masterId));
+                LocalServers.awaitUntil("Redis Cluster: the replica meets its master", SETTLE,
+                        () -> replica.server().with(r -> r.clusterNodes()).contains(masterId));
                 replica.server().with(r -> r.clusterReplicate(masterId));
             }
-            awaitAll("every replica in sync", () -> replicas.stream().allMatch(replica -> replica.server()
+            LocalServers.awaitUntil("Redis Cluster: every replica in sync", SETTLE, () -> replicas.stream().allMatch(replica -> replica.server()
                     .with(r -> r.info("replication")).contains("master_link_status:up")));
             // A failover needs the votes of the other masters: each must know every replica as its master's.
-            awaitAll("every node knows every replica", () -> allNodes().allMatch(node -> node.server()
+            LocalServers.awaitUntil("Redis Cluster: every node knows every replica", SETTLE, () -> allNodes().allMatch(node -> node.server()
                     .with(r -> r.clusterNodes()).lines().filter(line -> line.contains("slave")).count() == replicas.size()));
         }
     }
@@ -76,14 +78,9 @@ public final class RedisCluster implements AutoCloseable {
                 "cluster-config-file " + dir.resolve("nodes-${port}.conf"));
     }
 
-    private static void awaitAll(String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Redis Cluster: not reached within 60 s: " + what);
-            }
-            Thread.sleep(100);
-        }
+    /** The first slot a new cluster gives the master at {@code index}: a third of the slots each, in order. */
+    private int firstSlotOf(int index) {
+        return index * SLOTS / nodes.size();
     }
 
     public List<RedisURI> seeds() {
@@ -93,6 +90,55 @@ public final class RedisCluster implements AutoCloseable {
     /** The three masters it started with, in slot order (a failover may since have made one a replica). */
     public List<RedisServer> nodes() {
         return nodes.stream().map(OwnedRedis::server).toList();
+    }
+
+    /** The index in {@link #nodes()} of the master a new cluster gave {@code slot}. */
+    public int firstMasterOf(int slot) {
+        int index = 0;
+        while (slot >= firstSlotOf(index + 1)) {
+            index++;
+        }
+        return index;
+    }
+
+    /** The index in {@link #nodes()} of the master that holds {@code key} now; -1 where none does. */
+    public int indexHolding(String key) {
+        for (int i = 0; i < nodes.size(); i++) {
+            long here = nodes.get(i).server().with(r -> {
+                try {
+                    return r.exists(key);
+                } catch (RedisCommandExecutionException moved) { // not this master's slot
+                    return 0L;
+                }
+            });
+            if (here == 1) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Starts moving {@code slot} from one master to another as Redis' resharding does: the target IMPORTING, the source
+     * MIGRATING, then {@code keys} sent over with MIGRATE. Until {@link #endSlotMove}, the source still owns the slot
+     * and answers ASK for the keys that left.
+     */
+    public void beginSlotMove(int slot, int from, int to, String... keys) {
+        RedisServer source = nodes.get(from).server();
+        RedisServer target = nodes.get(to).server();
+        String sourceId = source.with(r -> r.clusterMyId());
+        String targetId = target.with(r -> r.clusterMyId());
+        target.with(r -> r.clusterSetSlotImporting(slot, sourceId));
+        source.with(r -> r.clusterSetSlotMigrating(slot, targetId));
+        source.with(r -> r.migrate(target.host(), target.port(), 0, 5_000, MigrateArgs.Builder.keys(keys)));
+    }
+
+    /** Ends a slot's move: every master names the master at {@code to} as the slot's owner. */
+    public void endSlotMove(int slot, int to) {
+        String targetId = nodes.get(to).server().with(r -> r.clusterMyId());
+        for (OwnedRedis node : nodes) {
+            node.server().with(r -> r.clusterSetSlotNode(slot, targetId));
+        }
     }
 
     /** The replica of the master at {@code index}, with {@code withReplicas}. */

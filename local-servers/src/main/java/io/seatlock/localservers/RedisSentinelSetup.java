@@ -57,13 +57,7 @@ public final class RedisSentinelSetup implements AutoCloseable {
     }
 
     private static void awaitAnswer(RedisServer server) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!LocalServers.answers(server)) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(server + " did not answer");
-            }
-            Thread.sleep(100);
-        }
+        LocalServers.awaitUntil(server + " answers", Duration.ofSeconds(30), () -> LocalServers.answers(server));
     }
 
     /** Until every Sentinel knows the replica and the other Sentinels (so a failover has a quorum and a candidate). */

@@ -32,7 +32,7 @@ class RedisClusterFailoverTest {
         try (RedisCluster cluster = new RedisCluster(true);
              RedisLockClient lock = TestTransports.cluster(cluster.seeds(), TIMEOUT,
                      RedisLockSettings.defaults().withKeyPrefix(PREFIX), LockListener.NOOP)) {
-            String name = nameOnMaster(0, "before");
+            String name = nameOnMaster(cluster, 0, "before");
             try (LockLease before = lock.tryAcquire(name, Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow()) {
                 assertThat(before.fencingToken().value()).isPositive();
             }
@@ -47,7 +47,7 @@ class RedisClusterFailoverTest {
             long promotedAt = System.nanoTime();
 
             await("a lock on the dead master's slots").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> available(lock, nameOnMaster(0, "after")));
+                    .until(() -> available(lock, nameOnMaster(cluster, 0, "after")));
             Duration back = Duration.ofNanos(System.nanoTime() - promotedAt);
             // the README's bound: the layout is read again within CLUSTER_REFRESH, and a call takes a command timeout
             assertThat(back).as("available again after the promotion")
@@ -65,13 +65,11 @@ class RedisClusterFailoverTest {
         }
     }
 
-    /** A lock name whose keys hash to the slots the cluster gave master {@code master} (a third of them each). */
-    private static String nameOnMaster(int master, String stem) {
+    /** A lock name whose keys hash to a slot the cluster gave the master at {@code master}. */
+    private static String nameOnMaster(RedisCluster cluster, int master, String stem) {
         RedisKeys keys = new RedisKeys(PREFIX);
         return IntStream.range(0, 10_000).mapToObj(i -> stem + ":" + i)
-                .filter(name -> {
-                    int slot = SlotHash.getSlot(keys.lock(name));
-                    return slot >= master * SlotHash.SLOT_COUNT / 3 && slot < (master + 1) * SlotHash.SLOT_COUNT / 3;
-                }).findFirst().orElseThrow();
+                .filter(name -> cluster.firstMasterOf(SlotHash.getSlot(keys.lock(name))) == master)
+                .findFirst().orElseThrow();
     }
 }

@@ -2,7 +2,6 @@ package io.seatlock.lock.redis;
 
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.test.DistributedLockContract;
-import io.lettuce.core.MigrateArgs;
 import io.lettuce.core.cluster.SlotHash;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -10,7 +9,6 @@ import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
 import io.seatlock.localservers.RedisCluster;
-import io.seatlock.localservers.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,7 +58,7 @@ class RedisClusterLockTest extends DistributedLockContract {
     @Override
     protected void takeAway(String name) {
         String key = new RedisKeys("cluster-test:").lock(name);
-        int node = nodeHolding(key);
+        int node = cluster.indexHolding(key);
         if (node >= 0) {
             cluster.nodes().get(node).with(r -> r.del(key));
         }
@@ -87,7 +85,7 @@ class RedisClusterLockTest extends DistributedLockContract {
                 first = lease.fencingToken().value();
                 assertThat(lock.tryAcquire(name, Duration.ofSeconds(10), OverlapImpact.BROKEN_PROMISE)).isEmpty();
                 assertThat(lease.renew(Duration.ofSeconds(20))).isTrue();
-                int holder = nodeHolding(lockKey);
+                int holder = cluster.indexHolding(lockKey);
                 assertThat(holder).isNotNegative();
                 long fenceOnSameNode = cluster.nodes().get(holder).with(r -> r.exists(fenceKey));
                 assertThat(fenceOnSameNode).isEqualTo(1L);
@@ -121,16 +119,11 @@ class RedisClusterLockTest extends DistributedLockContract {
         RedisKeys keys = new RedisKeys("cluster-test:");
         LockLease lease = lock.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow();
         int slot = SlotHash.getSlot(keys.lock(name));
-        RedisServer source = cluster.nodes().get(nodeHolding(keys.lock(name)));
-        RedisServer target = cluster.nodes().stream().filter(node -> node != source).findFirst().orElseThrow();
-        String sourceId = source.with(r -> r.clusterMyId());
-        String targetId = target.with(r -> r.clusterMyId());
-        target.with(r -> r.clusterSetSlotImporting(slot, sourceId));
-        source.with(r -> r.clusterSetSlotMigrating(slot, targetId));
+        int source = cluster.indexHolding(keys.lock(name));
+        int target = (source + 1) % cluster.nodes().size();
         try {
-            source.with(r -> r.migrate(target.uri().getHost(), target.uri().getPort(), 0, 5_000,
-                    MigrateArgs.Builder.keys(keys.lock(name), keys.fence(name))));
-            target.with(r -> r.scriptFlush()); // the importing node does not know the lock's scripts yet
+            cluster.beginSlotMove(slot, source, target, keys.lock(name), keys.fence(name));
+            cluster.nodes().get(target).with(r -> r.scriptFlush()); // the importing node does not know the lock's scripts yet
 
             assertThat(lock.holder(name)).hasValue(lock.settings().instanceId());
             assertThat(lock.held(List.of(name, "migrating:free"))).containsExactly(name);
@@ -141,30 +134,12 @@ class RedisClusterLockTest extends DistributedLockContract {
             assertThatThrownBy(() -> otherReplica.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK))
                     .isInstanceOf(LockUnavailableException.class).hasMessageContaining("TRYAGAIN");
         } finally {
-            for (RedisServer node : cluster.nodes()) {
-                node.with(r -> r.clusterSetSlotNode(slot, targetId)); // the migration ends
-            }
+            cluster.endSlotMove(slot, target);
         }
-        long left = target.with(r -> r.exists(keys.lock(name), keys.fence(name)));
+        long left = cluster.nodes().get(target).with(r -> r.exists(keys.lock(name), keys.fence(name)));
         assertThat(left).as("on the node that took the slot: the fence, not the released lock").isEqualTo(1L);
         assertThat(otherReplica.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK)).as("once it ended")
                 .hasValueSatisfying(next -> assertThat(next.release()).isEqualTo(ReleaseOutcome.RELEASED));
     }
 
-    private static int nodeHolding(String key) {
-        for (int i = 0; i < cluster.nodes().size(); i++) {
-            RedisServer node = cluster.nodes().get(i);
-            long here = node.with(r -> {
-                try {
-                    return r.exists(key);
-                } catch (io.lettuce.core.RedisCommandExecutionException moved) {
-                    return 0L;
-                }
-            });
-            if (here == 1) {
-                return i;
-            }
-        }
-        return -1;
-    }
 }

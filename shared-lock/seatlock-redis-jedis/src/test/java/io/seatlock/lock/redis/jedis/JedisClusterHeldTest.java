@@ -1,6 +1,5 @@
 package io.seatlock.lock.redis.jedis;
 
-import io.lettuce.core.MigrateArgs;
 import io.lettuce.core.cluster.SlotHash;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -87,33 +86,18 @@ class JedisClusterHeldTest {
 
             RedisKeys keys = new RedisKeys(PREFIX);
             int slot = SlotHash.getSlot(keys.lock(moved));
-            RedisServer from = masterOf(keys.lock(moved));
-            RedisServer to = cluster.nodes().stream().filter(node -> node != from).findFirst().orElseThrow();
-            moveSlot(slot, from, to, keys.lock(moved), keys.fence(moved));
+            int from = cluster.indexHolding(keys.lock(moved));
+            int to = (from + 1) % cluster.nodes().size();
+            cluster.beginSlotMove(slot, from, to, keys.lock(moved), keys.fence(moved));
+            cluster.endSlotMove(slot, to);
 
             assertThat(lock.held(names)).as("after the slot moved").containsExactlyInAnyOrder(names.get(0), moved);
-            long onNewMaster = to.with(r -> r.exists(keys.lock(moved)));
+            long onNewMaster = cluster.nodes().get(to).with(r -> r.exists(keys.lock(moved)));
             assertThat(onNewMaster).as("the lock key lives on its new master").isEqualTo(1L);
         }
     }
 
-    private static RedisServer masterOf(String key) {
-        int slot = SlotHash.getSlot(key);
-        return cluster.nodes().stream().filter(node -> node.with(r -> r.clusterCountKeysInSlot(slot)) > 0)
-                .findFirst().orElseThrow();
-    }
 
-    /** Redis' own resharding steps for one slot: IMPORTING, MIGRATING, MIGRATE the keys, then NODE on every master. */
-    private static void moveSlot(int slot, RedisServer from, RedisServer to, String... keys) {
-        String fromId = from.with(r -> r.clusterMyId());
-        String toId = to.with(r -> r.clusterMyId());
-        to.with(r -> r.clusterSetSlotImporting(slot, fromId));
-        from.with(r -> r.clusterSetSlotMigrating(slot, toId));
-        from.with(r -> r.migrate(to.uri().getHost(), to.uri().getPort(), 0, 5_000, MigrateArgs.Builder.keys(keys)));
-        for (RedisServer node : cluster.nodes()) {
-            node.with(r -> r.clusterSetSlotNode(slot, toId));
-        }
-    }
 
     private static long readsOnTheMasters() {
         long reads = 0;
