@@ -258,10 +258,12 @@ public final class LeaderElection implements AutoCloseable {
         try {
             while (campaign.get() == Thread.currentThread()) {
                 boolean waitForRelease = false;
-                long quietNanos = quietUntilNanos - System.nanoTime();
+                long quietNanos = 0;
                 try {
                     LockLease term = current.get();
-                    if (term == null && quietNanos > 0) {
+                    long yieldedFor = quietUntilNanos - System.nanoTime();
+                    if (term == null && yieldedFor > 0) {
+                        quietNanos = yieldedFor;
                         log.debug("election {}: {} yielded; campaigns again in {} ms", group, candidate,
                                 TimeUnit.NANOSECONDS.toMillis(quietNanos));
                     } else if (term == null) {
@@ -282,7 +284,7 @@ public final class LeaderElection implements AutoCloseable {
                     log.warn("election {}: campaign attempt failed; trying again", group, e);
                 }
                 try {
-                    if (quietNanos > 0 && current.get() == null) {
+                    if (quietNanos > 0) {
                         TimeUnit.NANOSECONDS.sleep(quietNanos);
                     } else if (waitForRelease) {
                         lock.awaitRelease(lockName(), retry);
