@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -26,6 +27,13 @@ final class RedisCalls {
     /** Our own wait ends this long after the transport's command timeout would have ended it. */
     private static final long AWAIT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final Runnable NOTHING = () -> { };
+    /**
+     * How long a command Redis refused with {@code TRYAGAIN} waits before it is sent again. Redis answers so, before
+     * running anything, to a command over keys of one Cluster slot that its migration has split between two nodes
+     * (resharding moves a slot's keys a batch at a time); the split lasts until the rest of the slot's keys have
+     * moved, usually milliseconds.
+     */
+    private static final long TRY_AGAIN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final RedisTransport transport;
     private final Duration commandTimeout;
@@ -51,7 +59,8 @@ final class RedisCalls {
      * renewals must notice a connection gone silent too.
      */
     <T> CompletableFuture<T> send(RedisCommand<T> command) {
-        return guarded(() -> transport.send(command, System.nanoTime() + commandTimeout.toNanos(), NOTHING))
+        long deadline = System.nanoTime() + commandTimeout.toNanos();
+        return againWhileSplit(command, deadline, NOTHING, guarded(() -> transport.send(command, deadline, NOTHING)))
                 .whenComplete((answer, error) -> {
                     if (error == null) {
                         transport.answered();
@@ -86,7 +95,7 @@ final class RedisCalls {
         return new Sender() {
             @Override
             public <T> CompletableFuture<T> send(RedisCommand<T> command) {
-                return guarded(() -> transport.send(command, deadline, beforeSend));
+                return againWhileSplit(command, deadline, beforeSend, guarded(() -> transport.send(command, deadline, beforeSend)));
             }
         };
     }
@@ -98,11 +107,46 @@ final class RedisCalls {
 
     /** Starts a call the caller waits for (a blocking transport runs it here), {@code beforeSend} just before it is written. */
     <T> CompletableFuture<T> start(RedisCommand<T> command, long deadline, Runnable beforeSend) {
+        CompletableFuture<T> answer;
         try { // as guarded(...), without a lambda to allocate on every call of the hot path
-            return transport.call(command, deadline, beforeSend);
+            answer = transport.call(command, deadline, beforeSend);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+        return againWhileSplit(command, deadline, beforeSend, answer);
+    }
+
+    /**
+     * {@code answer}, or, where Redis refused {@code command} with {@code TRYAGAIN} (nothing ran), the answer to the
+     * command sent again after a pause, as often as the deadline leaves room for; then the last refusal. Only a
+     * Cluster's commands over several keys can be refused so; any other answer is passed on as it is, at no cost. The
+     * command is sent again by {@link RedisTransport#send}, which never blocks the thread that the pause ends on.
+     */
+    private <T> CompletableFuture<T> againWhileSplit(RedisCommand<T> command, long deadline, Runnable beforeSend,
+                                                     CompletableFuture<T> answer) {
+        if (!(transport.cluster() && command instanceof RedisCommand.Script script && script.keys().length > 1)) {
+            return answer;
+        }
+        return answer.exceptionallyCompose(error -> {
+            // the last try leaves its answer a margin before the deadline, so the caller hears Redis' refusal
+            if (!splitMidMigration(error) || deadline - System.nanoTime() <= TRY_AGAIN_PAUSE_NANOS + AWAIT_SLACK_NANOS) {
+                return CompletableFuture.failedFuture(error);
+            }
+            Executor afterPause = CompletableFuture.delayedExecutor(TRY_AGAIN_PAUSE_NANOS, TimeUnit.NANOSECONDS, Runnable::run);
+            return CompletableFuture.runAsync(NOTHING, afterPause).thenCompose(paused -> againWhileSplit(command, deadline,
+                    beforeSend, guarded(() -> transport.send(command, deadline, beforeSend))));
+        });
+    }
+
+    /** Whether Redis refused a command with {@code TRYAGAIN}: the client's exception, or one it wraps, says so first. */
+    private static boolean splitMidMigration(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            String message = cause.getMessage();
+            if (message != null && message.startsWith("TRYAGAIN")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -16,10 +16,16 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The lock on a real three-master Redis Cluster on loopback: the published contract, and the fenced acquire
@@ -111,35 +117,61 @@ class RedisClusterLockTest extends DistributedLockContract {
     /**
      * While a lock's slot migrates (resharding), once its keys have left for the importing node the old one answers
      * ASK: the lock is still seen there, still refuses another owner, and the holder still releases it, also when the
-     * importing node has yet to load the lock's scripts.
+     * importing node has yet to load the lock's scripts. An acquire whose keys the migration has split between the two
+     * nodes is asked again until its timeout: granted once the migration ends, unavailable (never granted) if it
+     * outlasts the timeout.
      */
     @Test
-    void aLockWhoseSlotIsMidMigrationIsStillSeenAndGuarded() {
+    void aLockWhoseSlotIsMidMigrationIsStillSeenAndGuarded() throws Exception {
         String name = "migrating:seat";
         RedisKeys keys = new RedisKeys("cluster-test:");
         LockLease lease = lock.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow();
+        long firstToken = lease.fencingToken().value();
         int slot = SlotHash.getSlot(keys.lock(name));
         int source = cluster.indexHolding(keys.lock(name));
         int target = (source + 1) % cluster.nodes().size();
-        try {
-            cluster.beginSlotMove(slot, source, target, keys.lock(name), keys.fence(name));
-            cluster.nodes().get(target).with(r -> r.scriptFlush()); // the importing node does not know the lock's scripts yet
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try (RedisLockClient patient = TestTransports.cluster(cluster.seeds(), Duration.ofSeconds(10),
+                RedisLockSettings.defaults().withKeyPrefix("cluster-test:").withInstanceId("patient"), LockListener.NOOP)) {
+            Future<Optional<LockLease>> acquiring;
+            try {
+                cluster.beginSlotMove(slot, source, target, keys.lock(name), keys.fence(name));
+                cluster.nodes().get(target).with(r -> r.scriptFlush()); // the importing node does not know the lock's scripts yet
 
-            assertThat(lock.holder(name)).hasValue(lock.settings().instanceId());
-            assertThat(lock.held(List.of(name, "migrating:free"))).containsExactly(name);
-            assertThat(otherReplica.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK)).isEmpty();
-            assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
-            // Now the lock key is gone and the fence has moved: Redis will not run a script over keys of a slot split
-            // between two nodes (TRYAGAIN), so a new acquire is refused as unavailable until the migration ends.
-            assertThatThrownBy(() -> otherReplica.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK))
-                    .isInstanceOf(LockUnavailableException.class).hasMessageContaining("TRYAGAIN");
+                assertThat(lock.holder(name)).hasValue(lock.settings().instanceId());
+                assertThat(lock.held(List.of(name, "migrating:free"))).containsExactly(name);
+                assertThat(otherReplica.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK)).isEmpty();
+                assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
+                // Now the lock key is gone and the fence has moved: Redis runs no script over keys of a slot split
+                // between two nodes (TRYAGAIN, before running anything), so an acquire asks again while its timeout
+                // lasts, and is unavailable after it.
+                long refusedBefore = refusedScripts(target);
+                assertThatThrownBy(() -> otherReplica.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK))
+                        .isInstanceOf(LockUnavailableException.class);
+                assertThat(refusedScripts(target) - refusedBefore).as("refusals of the acquire, asked again").isGreaterThan(2);
+                assertThat(cluster.indexHolding(keys.lock(name))).as("nothing granted").isNegative();
+
+                long refusedBeforePatient = refusedScripts(target);
+                acquiring = caller.submit(() -> patient.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK));
+                await().atMost(Duration.ofSeconds(8)).until(() -> refusedScripts(target) > refusedBeforePatient);
+            } finally {
+                cluster.endSlotMove(slot, target);
+            }
+            LockLease granted = acquiring.get(30, TimeUnit.SECONDS).orElseThrow();
+            assertThat(granted.fencingToken().value()).isGreaterThan(firstToken);
+            assertThat(cluster.indexHolding(keys.lock(name))).as("granted on the node that took the slot").isEqualTo(target);
+            assertThat(patient.holder(name)).hasValue("patient");
+            assertThat(granted.release()).isEqualTo(ReleaseOutcome.RELEASED);
         } finally {
-            cluster.endSlotMove(slot, target);
+            caller.shutdownNow();
         }
-        long left = cluster.nodes().get(target).with(r -> r.exists(keys.lock(name), keys.fence(name)));
-        assertThat(left).as("on the node that took the slot: the fence, not the released lock").isEqualTo(1L);
         assertThat(otherReplica.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK)).as("once it ended")
                 .hasValueSatisfying(next -> assertThat(next.release()).isEqualTo(ReleaseOutcome.RELEASED));
+    }
+
+    /** Scripts the master at {@code index} refused before running them ({@code TRYAGAIN} among them). */
+    private static long refusedScripts(int index) {
+        return cluster.nodes().get(index).commandStats("rejected_calls").getOrDefault("evalsha", 0L);
     }
 
 }
