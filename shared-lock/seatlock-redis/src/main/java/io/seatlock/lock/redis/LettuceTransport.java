@@ -101,11 +101,28 @@ public final class LettuceTransport implements RedisTransport {
      * @return a transport that connects on first use
      */
     public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl) {
+        return cluster(seeds, commandTimeout, ssl, RedisTransport.DEFAULT_CLUSTER_REFRESH);
+    }
+
+    /**
+     * As above, reading the cluster's layout again every {@code clusterRefresh} instead of every
+     * {@link RedisTransport#DEFAULT_CLUSTER_REFRESH}.
+     *
+     * @param seeds          some of the cluster's nodes
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @param ssl            TLS material; null for the JVM's defaults
+     * @param clusterRefresh how often to read the cluster's layout again
+     * @return a transport that connects on first use
+     * @throws IllegalArgumentException if {@code clusterRefresh} is not positive
+     */
+    public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl,
+                                           Duration clusterRefresh) {
+        RedisTransport.requirePositiveRefresh(clusterRefresh);
         seeds.forEach(uri -> uri.setTimeout(commandTimeout));
         RedisClusterClient client = RedisClusterClient.create(seeds);
         client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout, ssl)
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                        .enablePeriodicRefresh(RedisTransport.CLUSTER_REFRESH)
+                        .enablePeriodicRefresh(clusterRefresh)
                         .enableAllAdaptiveRefreshTriggers() // MOVED, ASK, reconnects to a node that is gone
                         .adaptiveRefreshTriggersTimeout(commandTimeout)
                         .build())

@@ -49,9 +49,9 @@ class RedisClusterFailoverTest {
             await("a lock on the dead master's slots").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> available(lock, nameOnMaster(cluster, 0, "after")));
             Duration back = Duration.ofNanos(System.nanoTime() - promotedAt);
-            // the README's bound: the layout is read again within CLUSTER_REFRESH, and a call takes a command timeout
+            // the README's bound: the layout is read again within DEFAULT_CLUSTER_REFRESH, and a call takes a command timeout
             assertThat(back).as("available again after the promotion")
-                    .isLessThan(RedisTransport.CLUSTER_REFRESH.plus(TIMEOUT.multipliedBy(3)));
+                    .isLessThan(RedisTransport.DEFAULT_CLUSTER_REFRESH.plus(TIMEOUT.multipliedBy(3)));
         }
     }
 

@@ -26,13 +26,13 @@ public final class TestTransports {
     private TestTransports() {
     }
 
-    /** As {@link RedisLockClient#standalone(RedisURI, Duration, RedisLockSettings, LockListener)}, on the transport under test. */
+    /** A client of one Redis server, on the transport under test. */
     public static RedisLockClient standalone(RedisURI uri, Duration commandTimeout, RedisLockSettings settings,
                                              LockListener listener) {
         return RedisLockClient.over(TRANSPORT.standalone(uri, commandTimeout), settings, listener);
     }
 
-    /** As {@link RedisLockClient#cluster(List, Duration, RedisLockSettings, LockListener)}, on the transport under test. */
+    /** A client of a Redis Cluster, on the transport under test. */
     public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, RedisLockSettings settings,
                                           LockListener listener) {
         return RedisLockClient.over(TRANSPORT.cluster(seeds, commandTimeout), settings, listener);

@@ -24,12 +24,12 @@ final class JedisLocks {
     private JedisLocks() {
     }
 
-    static RedisLockClient create(RedisEndpoints endpoints, Duration commandTimeout, RedisLockSettings settings,
-                                  LockListener listener) {
-        return RedisLockClient.over(transport(endpoints, commandTimeout), settings, listener);
+    static RedisLockClient create(RedisEndpoints endpoints, Duration commandTimeout, Duration clusterRefresh,
+                                  RedisLockSettings settings, LockListener listener) {
+        return RedisLockClient.over(transport(endpoints, commandTimeout, clusterRefresh), settings, listener);
     }
 
-    private static JedisTransport transport(RedisEndpoints endpoints, Duration commandTimeout) {
+    private static JedisTransport transport(RedisEndpoints endpoints, Duration commandTimeout, Duration clusterRefresh) {
         if (endpoints.url() != null) {
             return fromUrl(endpoints.url(), commandTimeout);
         }
@@ -37,7 +37,7 @@ final class JedisLocks {
                 .collect(Collectors.toSet());
         JedisClientConfig config = config(endpoints);
         if (endpoints.cluster()) {
-            return JedisTransport.cluster(nodes, config, commandTimeout);
+            return JedisTransport.cluster(nodes, config, commandTimeout, clusterRefresh);
         }
         if (endpoints.sentinelMaster() != null) {
             return JedisTransport.sentinel(endpoints.sentinelMaster(), nodes, config, DefaultJedisClientConfig.builder().build(),

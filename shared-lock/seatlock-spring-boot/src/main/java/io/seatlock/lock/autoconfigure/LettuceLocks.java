@@ -18,8 +18,8 @@ final class LettuceLocks {
     private LettuceLocks() {
     }
 
-    static RedisLockClient create(RedisEndpoints endpoints, Duration commandTimeout, RedisLockSettings settings,
-                                  LockListener listener) {
+    static RedisLockClient create(RedisEndpoints endpoints, Duration commandTimeout, Duration clusterRefresh,
+                                  RedisLockSettings settings, LockListener listener) {
         SslOptions ssl = endpoints.ssl() == null ? null : sslOptions(endpoints.ssl());
         if (endpoints.url() != null) {
             return RedisLockClient.over(
@@ -29,7 +29,7 @@ final class LettuceLocks {
         if (endpoints.cluster()) {
             List<RedisURI> seeds = endpoints.nodes().stream()
                     .map(n -> secured(RedisURI.builder().withHost(n.host()).withPort(n.port()), endpoints)).toList();
-            return RedisLockClient.over(LettuceTransport.cluster(seeds, commandTimeout, ssl), settings, listener);
+            return RedisLockClient.over(LettuceTransport.cluster(seeds, commandTimeout, ssl, clusterRefresh), settings, listener);
         }
         RedisURI.Builder builder;
         if (endpoints.sentinelMaster() != null) {

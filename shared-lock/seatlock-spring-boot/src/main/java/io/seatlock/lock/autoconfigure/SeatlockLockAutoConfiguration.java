@@ -7,6 +7,7 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.autoconfigure.SeatlockLockProperties.ClientType;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.lock.redis.spi.RedisTransport;
 import io.seatlock.lock.spi.LockListeners;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -47,11 +48,14 @@ public class SeatlockLockAutoConfiguration {
                                     ObjectProvider<LockListener> listeners, Environment environment,
                                     ResourceLoader resources) {
         RedisLockSettings settings = settingsOf(properties);
+        RedisTransport.requirePositiveRefresh(properties.clusterRefresh()); // whatever the topology: bad input is told
         LockListener listener = LockListeners.guarded(listeners.orderedStream().toList());
         RedisEndpoints endpoints = endpoints(properties, springRedis.getIfAvailable());
         return switch (clientType(properties, environment, resources.getClassLoader())) {
-            case LETTUCE -> LettuceLocks.create(endpoints, properties.commandTimeout(), settings, listener);
-            case JEDIS -> JedisLocks.create(endpoints, properties.commandTimeout(), settings, listener);
+            case LETTUCE -> LettuceLocks.create(endpoints, properties.commandTimeout(), properties.clusterRefresh(), settings,
+                    listener);
+            case JEDIS -> JedisLocks.create(endpoints, properties.commandTimeout(), properties.clusterRefresh(), settings,
+                    listener);
         };
     }
 

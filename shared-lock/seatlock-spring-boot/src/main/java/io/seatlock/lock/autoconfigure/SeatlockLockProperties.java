@@ -20,6 +20,8 @@ import java.util.List;
  *                         redis-sentinel://host:26379#mymaster. When unset, Spring's spring.data.redis.* settings
  *                         are used.
  * @param clusterNodes     host:port seeds of a Redis Cluster to lock on; wins over redis-url and Spring's settings.
+ * @param clusterRefresh   How often the lock reads a Redis Cluster's layout again (besides on a redirection): after a
+ *                         master fails, the lock finds the promoted replica within this of the promotion.
  * @param clientType       Which Redis client carries the lock's commands: lettuce or jedis (seatlock-redis-jedis).
  *                         Defaults to spring.data.redis.client-type when set, else Lettuce when it is on the class
  *                         path, else Jedis.
@@ -38,6 +40,7 @@ public record SeatlockLockProperties(
         @Nullable String instanceId,
         @Nullable String redisUrl,
         @DefaultValue List<String> clusterNodes,
+        @DefaultValue("5s") Duration clusterRefresh,
         @Nullable ClientType clientType,
         @DefaultValue(SeatlockLockProperties.DEFAULT_COMMAND_TIMEOUT) Duration commandTimeout,
         @DefaultValue("0.01") double clockDriftFactor,

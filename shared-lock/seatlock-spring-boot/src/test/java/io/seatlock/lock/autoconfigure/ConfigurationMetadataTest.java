@@ -2,6 +2,7 @@ package io.seatlock.lock.autoconfigure;
 
 import com.jayway.jsonpath.JsonPath;
 import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.lock.redis.spi.RedisTransport;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -51,6 +52,7 @@ class ConfigurationMetadataTest {
                 .bindOrCreate("seatlock.lock", SeatlockLockProperties.class);
         RedisLockSettings defaults = RedisLockSettings.defaults();
         assertThat(SeatlockLockAutoConfiguration.settingsOf(properties)).isEqualTo(defaults);
+        assertThat(properties.clusterRefresh()).isEqualTo(RedisTransport.DEFAULT_CLUSTER_REFRESH);
     }
 
     private static String metadataJson() throws IOException {

@@ -168,12 +168,29 @@ public final class JedisTransport implements RedisTransport {
      * @return a transport that connects on first use
      */
     public static JedisTransport cluster(Set<HostAndPort> seeds, JedisClientConfig config, Duration commandTimeout) {
+        return cluster(seeds, config, commandTimeout, DEFAULT_CLUSTER_REFRESH);
+    }
+
+    /**
+     * As above, reading the cluster's slot map again every {@code clusterRefresh} instead of every
+     * {@link RedisTransport#DEFAULT_CLUSTER_REFRESH}.
+     *
+     * @param seeds          some of the cluster's nodes
+     * @param config         user, password, TLS
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @param clusterRefresh how often to read the slot map again
+     * @return a transport that connects on first use
+     * @throws IllegalArgumentException if {@code clusterRefresh} is not positive
+     */
+    public static JedisTransport cluster(Set<HostAndPort> seeds, JedisClientConfig config, Duration commandTimeout,
+                                         Duration clusterRefresh) {
+        RedisTransport.requirePositiveRefresh(clusterRefresh);
         JedisClientConfig bounded = bounded(config, commandTimeout);
         Set<HostAndPort> nodes = Set.copyOf(seeds);
-        // The slot map is read again every CLUSTER_REFRESH, besides on MOVED: a dead master answers nothing, so only
+        // The slot map is read again every clusterRefresh, besides on MOVED: a dead master answers nothing, so only
         // reading it again finds the replica the cluster promoted.
         return new JedisTransport(() -> new ClusterConnectionProvider(nodes, bounded, pool(commandTimeout),
-                CLUSTER_REFRESH), true, commandTimeout);
+                clusterRefresh), true, commandTimeout);
     }
 
     private static JedisClientConfig bounded(JedisClientConfig config, Duration commandTimeout) {

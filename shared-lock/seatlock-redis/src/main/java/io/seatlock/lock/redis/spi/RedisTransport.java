@@ -96,11 +96,26 @@ public interface RedisTransport extends AutoCloseable {
     }
 
     /**
-     * How often a Cluster transport reads the cluster's layout (which master serves which slots) again, besides sooner
-     * where it can tell the layout changed (a redirection, a node it cannot reconnect to): after a master fails, the
-     * lock finds the promoted replica within this of the promotion. Redisson's cluster scan runs as often.
+     * How often a Cluster transport reads the cluster's layout (which master serves which slots) again unless told
+     * otherwise, besides sooner where it can tell the layout changed (a redirection, a node it cannot reconnect to):
+     * after a master fails, the lock finds the promoted replica within this of the promotion. Redisson's cluster scan
+     * runs as often by default.
      */
-    Duration CLUSTER_REFRESH = Duration.ofSeconds(5);
+    Duration DEFAULT_CLUSTER_REFRESH = Duration.ofSeconds(5);
+
+    /**
+     * Checks a Cluster transport's refresh period.
+     *
+     * @param clusterRefresh how often to read the cluster's layout again
+     * @return {@code clusterRefresh}
+     * @throws IllegalArgumentException unless it is positive
+     */
+    static Duration requirePositiveRefresh(Duration clusterRefresh) {
+        if (clusterRefresh == null || clusterRefresh.isNegative() || clusterRefresh.isZero()) {
+            throw new IllegalArgumentException("the cluster refresh period must be positive, was " + clusterRefresh);
+        }
+        return clusterRefresh;
+    }
 
     /** A call got its answer: a transport may track that the connection is alive. */
     default void answered() {
