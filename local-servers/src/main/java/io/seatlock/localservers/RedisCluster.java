@@ -26,6 +26,8 @@ public final class RedisCluster implements AutoCloseable {
     private final List<OwnedRedis> nodes = new ArrayList<>();
     private final List<OwnedRedis> replicas = new ArrayList<>();
     private final Path dir;
+    /** redis.conf lines every node gets besides the cluster's own. */
+    private final List<String> nodeSettings;
 
     /** Three masters, no replicas. */
     public RedisCluster() throws IOException, InterruptedException {
@@ -37,6 +39,26 @@ public final class RedisCluster implements AutoCloseable {
      *                     (the node timeout is 2 s)
      */
     public RedisCluster(boolean withReplicas) throws IOException, InterruptedException {
+        this(withReplicas, List.of());
+    }
+
+    /**
+     * Three masters, no replicas, that clients reach over TLS: each node gets {@code tlsSettings} (a
+     * {@code tls-port ${tls-port}} line, its certificate, key and CA) and {@code tls-cluster yes}, so its TLS port is the
+     * one the cluster announces in its layout and redirections, and its bus speaks TLS. Each keeps its plain port for
+     * the tests' own checks ({@link #nodes()}).
+     *
+     * @param tlsSettings redis.conf lines of a TLS server on {@code ${tls-port}}
+     * @return the cluster; {@link #tlsNodes()} are its TLS seeds
+     */
+    public static RedisCluster overTls(List<String> tlsSettings) throws IOException, InterruptedException {
+        List<String> settings = new ArrayList<>(tlsSettings);
+        settings.add("tls-cluster yes");
+        return new RedisCluster(false, settings);
+    }
+
+    private RedisCluster(boolean withReplicas, List<String> nodeSettings) throws IOException, InterruptedException {
+        this.nodeSettings = nodeSettings;
         dir = Files.createTempDirectory("seatlock-cluster");
         for (int i = 0; i < 3; i++) {
             nodes.add(node());
@@ -46,7 +68,7 @@ public final class RedisCluster implements AutoCloseable {
             nodes.get(i).server().with(r -> r.clusterAddSlots(slots));
         }
         for (OwnedRedis other : nodes.subList(1, nodes.size())) {
-            nodes.get(0).server().with(r -> r.clusterMeet("127.0.0.1", other.port()));
+            nodes.get(0).server().with(r -> r.clusterMeet("127.0.0.1", clusterPort(other)));
         }
         LocalServers.awaitUntil("Redis Cluster: every master up", SETTLE, () -> nodes.stream()
                 .allMatch(n -> n.server().with(r -> r.clusterInfo()).contains("cluster_state:ok")));
@@ -54,7 +76,7 @@ public final class RedisCluster implements AutoCloseable {
             for (OwnedRedis master : nodes) {
                 OwnedRedis replica = node();
                 replicas.add(replica);
-                replica.server().with(r -> r.clusterMeet("127.0.0.1", master.port()));
+                replica.server().with(r -> r.clusterMeet("127.0.0.1", clusterPort(master)));
                 String masterId = master.server().with(r -> r.clusterMyId());
                 // the replica must know its master before it can follow it
                 LocalServers.awaitUntil("Redis Cluster: the replica meets its master", SETTLE,
@@ -74,8 +96,15 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     private OwnedRedis node() throws IOException {
-        return new OwnedRedis("cluster-enabled yes", "cluster-node-timeout 2000",
-                "cluster-config-file " + dir.resolve("nodes-${port}.conf"));
+        List<String> settings = new ArrayList<>(List.of("cluster-enabled yes", "cluster-node-timeout 2000",
+                "cluster-config-file " + dir.resolve("nodes-${port}.conf")));
+        settings.addAll(nodeSettings);
+        return new OwnedRedis(settings.toArray(String[]::new));
+    }
+
+    /** The port a node is known by in the cluster: its TLS port under {@code tls-cluster}, else its only one. */
+    private static int clusterPort(OwnedRedis node) {
+        return node.tlsPort() != 0 ? node.tlsPort() : node.port();
     }
 
     /** The first slot a new cluster gives the master at {@code index}: a third of the slots each, in order. */
@@ -85,6 +114,11 @@ public final class RedisCluster implements AutoCloseable {
 
     public List<RedisURI> seeds() {
         return nodes.stream().map(n -> RedisURI.create("127.0.0.1", n.port())).toList();
+    }
+
+    /** {@code host:port} of each master's TLS port, for {@code spring.data.redis.cluster.nodes}; empty without TLS. */
+    public List<String> tlsNodes() {
+        return nodes.stream().filter(n -> n.tlsPort() != 0).map(n -> "127.0.0.1:" + n.tlsPort()).toList();
     }
 
     /** The three masters it started with, in slot order (a failover may since have made one a replica). */

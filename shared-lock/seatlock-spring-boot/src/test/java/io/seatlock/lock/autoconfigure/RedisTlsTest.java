@@ -19,16 +19,11 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.security.KeyStore;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -47,34 +42,16 @@ class RedisTlsTest {
     static Path dir;
     private static OwnedRedis redis;
     private static int tlsPort;
+    private static TestCertificates certificates;
 
-    /**
-     * Certificates from the JDK's own keytool (a CA, and a server certificate for IP 127.0.0.1 signed by it),
-     * and a TLS-only server from the embedded Redis binary the build already has: nothing to install.
-     */
+    /** A TLS-only server from the embedded Redis binary the build already has, with certificates made here. */
     @BeforeAll
     static void startTlsOnlyRedis() throws Exception {
-        keytool("-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=seatlock-test-ca",
-                "-ext", "bc:c", "-validity", "2", "-keystore", "ca.p12");
-        keytool("-exportcert", "-alias", "ca", "-rfc", "-file", "ca.pem", "-keystore", "ca.p12");
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=127.0.0.1",
-                "-validity", "2", "-keystore", "server.p12");
-        keytool("-certreq", "-alias", "server", "-file", "server.csr", "-keystore", "server.p12");
-        keytool("-gencert", "-alias", "ca", "-infile", "server.csr", "-outfile", "server.pem", "-rfc",
-                "-ext", "SAN=IP:127.0.0.1", "-validity", "2", "-keystore", "ca.p12");
-        KeyStore server = KeyStore.getInstance("PKCS12");
-        try (var in = Files.newInputStream(dir.resolve("server.p12"))) {
-            server.load(in, STORE_PASSWORD.toCharArray());
-        }
-        byte[] key = server.getKey("server", STORE_PASSWORD.toCharArray()).getEncoded(); // PKCS#8
-        Files.writeString(dir.resolve("server.key"), "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(key) + "\n-----END PRIVATE KEY-----\n");
-
+        certificates = TestCertificates.in(dir);
         // The lock is pointed at the TLS port only; a client speaking plain text there gets nowhere.
-        redis = new OwnedRedis("tls-port ${tls-port}",
-                "tls-cert-file " + dir.resolve("server.pem"), "tls-key-file " + dir.resolve("server.key"),
-                "tls-ca-cert-file " + dir.resolve("ca.pem"), "tls-auth-clients no",
-                "user default off", "user seatlock on >" + PASSWORD + " ~* +@all");
+        List<String> settings = new ArrayList<>(certificates.redisSettings());
+        settings.addAll(List.of("user default off", "user seatlock on >" + PASSWORD + " ~* +@all"));
+        redis = new OwnedRedis(settings.toArray(String[]::new));
         tlsPort = redis.tlsPort();
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
             try (Socket ignored = new Socket("127.0.0.1", tlsPort)) {
@@ -90,24 +67,12 @@ class RedisTlsTest {
         }
     }
 
-    private static final String STORE_PASSWORD = "test-only";
-
-    private static void keytool(String... arguments) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
-        command.addAll(List.of(arguments));
-        command.addAll(List.of("-storetype", "PKCS12", "-storepass", STORE_PASSWORD, "-noprompt"));
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", command)).isZero();
-    }
-
     private ApplicationContextRunner app(String... properties) {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, DataRedisAutoConfiguration.class,
                         SeatlockLockAutoConfiguration.class))
                 .withPropertyValues("seatlock.lock.key-prefix=tls-test:",
-                        "spring.ssl.bundle.pem.test-ca.truststore.certificate=file:" + dir.resolve("ca.pem"))
+                        "spring.ssl.bundle.pem.test-ca.truststore.certificate=file:" + certificates.caCertificate())
                 .withPropertyValues(properties);
     }
 
