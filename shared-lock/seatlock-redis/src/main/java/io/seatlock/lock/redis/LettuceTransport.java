@@ -3,6 +3,7 @@ package io.seatlock.lock.redis;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
@@ -14,7 +15,10 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.seatlock.lock.redis.spi.RedisCommand;
@@ -309,10 +313,14 @@ public final class LettuceTransport implements RedisTransport {
             } else if (command instanceof RedisCommand.Get get) {
                 answer = r.get(get.key()).toCompletableFuture();
             } else if (command instanceof RedisCommand.Scan scan) {
-                answer = scan(r, ScanArgs.Builder.matches(scan.pattern()).limit(1000), ScanCursor.INITIAL, new ArrayList<>(),
-                        redis.computation());
+                ScanArgs args = ScanArgs.Builder.matches(scan.pattern()).limit(1000);
+                answer = r instanceof RedisAdvancedClusterAsyncCommands<String, String> cluster
+                        ? scanEveryMaster(cluster.getStatefulConnection(), args, redis.computation())
+                        : scan(r, args, ScanCursor.INITIAL, new ArrayList<>(), redis.computation());
             } else if (command instanceof RedisCommand.Exists exists) {
                 answer = exists(r, exists.keys());
+            } else if (r instanceof RedisAdvancedClusterAsyncCommands<String, String> cluster) {
+                answer = pingEveryMaster(cluster.getStatefulConnection());
             } else {
                 answer = r.ping().toCompletableFuture();
             }
@@ -320,6 +328,52 @@ public final class LettuceTransport implements RedisTransport {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * A {@code PING} to every master that serves slots, each on its own node connection, all at once: answers once each
+     * has, or fails naming a master that did not.
+     */
+    private static CompletableFuture<String> pingEveryMaster(StatefulRedisClusterConnection<String, String> cluster) {
+        List<CompletableFuture<String>> pongs = new ArrayList<>();
+        for (RedisURI master : mastersServingSlots(cluster)) {
+            pongs.add(cluster.getConnectionAsync(master.getHost(), master.getPort())
+                    .thenCompose(connection -> connection.async().ping())
+                    .exceptionally(error -> {
+                        Throwable cause = error instanceof CompletionException && error.getCause() != null
+                                ? error.getCause() : error;
+                        throw new RedisConnectionException("master " + master.getHost() + ":" + master.getPort()
+                                + " did not answer: " + cause.getMessage(), cause);
+                    }));
+        }
+        return CompletableFuture.allOf(pongs.toArray(CompletableFuture[]::new)).thenApply(all -> "PONG");
+    }
+
+    /**
+     * {@code SCAN} of every master that serves slots, one after the other, each on its own node connection. Not
+     * Lettuce's cluster scan, which also asks a master that failed over (still in the layout as a master, without
+     * slots) and fails on it.
+     */
+    private static CompletableFuture<List<String>> scanEveryMaster(StatefulRedisClusterConnection<String, String> cluster,
+                                                                   ScanArgs args, Executor computation) {
+        List<String> keys = new ArrayList<>();
+        CompletableFuture<List<String>> scanned = CompletableFuture.completedFuture(keys);
+        for (RedisURI master : mastersServingSlots(cluster)) {
+            scanned = scanned.thenCompose(sofar -> cluster.getConnectionAsync(master.getHost(), master.getPort()))
+                    .thenCompose(node -> scan(node.async(), args, ScanCursor.INITIAL, keys, computation));
+        }
+        return scanned;
+    }
+
+    /** The masters of the cluster's layout as last read, those that serve slots (a failed-over one serves none). */
+    private static List<RedisURI> mastersServingSlots(StatefulRedisClusterConnection<String, String> cluster) {
+        List<RedisURI> masters = new ArrayList<>();
+        for (RedisClusterNode node : cluster.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.hasNoSlots()) {
+                masters.add(node.getUri());
+            }
+        }
+        return masters;
     }
 
     /** EVALSHA; on NOSCRIPT (after SCRIPT FLUSH or a restart) the script is loaded and sent once more. */

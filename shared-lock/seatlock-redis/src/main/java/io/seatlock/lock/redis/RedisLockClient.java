@@ -252,10 +252,12 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     /**
-     * One round trip to Redis, for health checks.
+     * One round trip to Redis, for health checks; on a Redis Cluster, to every master that serves slots at once, so that
+     * a master that is gone (before the cluster promotes its replica, or without one) is reported, though the others
+     * answer.
      *
      * @return how long it took
-     * @throws LockUnavailableException if Redis did not answer within the command timeout
+     * @throws LockUnavailableException if Redis (on a cluster: any master) did not answer within the command timeout
      */
     public Duration ping() {
         long start = System.nanoTime();

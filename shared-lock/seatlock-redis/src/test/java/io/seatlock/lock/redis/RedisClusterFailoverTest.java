@@ -3,7 +3,9 @@ package io.seatlock.lock.redis;
 import io.lettuce.core.cluster.SlotHash;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.ReleaseOutcome;
 import io.seatlock.lock.redis.spi.RedisTransport;
 import io.seatlock.localservers.RedisCluster;
 import org.awaitility.core.ConditionTimeoutException;
@@ -14,6 +16,7 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -37,7 +40,14 @@ class RedisClusterFailoverTest {
                 assertThat(before.fencingToken().value()).isPositive();
             }
 
+            assertThat(lock.ping()).as("every master answers").isPositive();
+            int deadPort = cluster.nodes().get(0).port();
+
             cluster.kill(0);
+            // the health check pings every master: until the replica is promoted (the node timeout is 2 s), the dead one
+            // is reported, though the other two answer
+            assertThatThrownBy(lock::ping).isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("master 127.0.0.1:" + deadPort + " did not answer");
             try {
                 await("the cluster promotes the replica").atMost(Duration.ofSeconds(60))
                         .until(() -> cluster.replicaOf(0).with(r -> r.info("replication")).contains("role:master"));
@@ -52,6 +62,15 @@ class RedisClusterFailoverTest {
             // the README's bound: the layout is read again within DEFAULT_CLUSTER_REFRESH, and a call takes a command timeout
             assertThat(back).as("available again after the promotion")
                     .isLessThan(RedisTransport.DEFAULT_CLUSTER_REFRESH.plus(TIMEOUT.multipliedBy(3)));
+            // the promoted replica is a master in the layout the lock reads, the dead one no longer is: the calls that ask
+            // every master (the health check's ping, heldNames' scan) go to the new one
+            String held = nameOnMaster(cluster, 0, "held");
+            try (LockLease lease = lock.tryAcquire(held, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow()) {
+                await("every master answers a ping and a scan")
+                        .atMost(RedisTransport.DEFAULT_CLUSTER_REFRESH.plus(TIMEOUT.multipliedBy(3)))
+                        .ignoreExceptions().until(() -> lock.ping() != null && lock.heldNames("held:").contains(held));
+                assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
+            }
         }
     }
 

@@ -19,6 +19,7 @@ import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisMovedDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
@@ -35,6 +36,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -303,6 +305,9 @@ public final class JedisTransport implements RedisTransport {
             if (command instanceof RedisCommand.Exists exists && exists.keys().size() > 1) {
                 return (T) existsOnEachNode(clusterNodes, exists.keys(), deadline);
             }
+            if (command instanceof RedisCommand.Ping) {
+                return (T) pingEveryMaster(clusterNodes, deadline);
+            }
         }
         HostAndPort asking = null;
         for (int attempt = 0; ; attempt++) {
@@ -450,8 +455,8 @@ public final class JedisTransport implements RedisTransport {
     /** SCAN on every master of a cluster, each through a connection of its own, within the one deadline. */
     private List<String> scanEveryMaster(ClusterConnectionProvider clusterNodes, String pattern, long deadline) {
         List<String> keys = new ArrayList<>();
-        for (var pool : clusterNodes.getPrimaryNodes().values()) {
-            Connection node = pool.getResource();
+        for (HostAndPort master : mastersServingSlots(clusterNodes)) {
+            Connection node = clusterNodes.getConnection(master);
             try {
                 node.setSoTimeout(millisLeft(deadline));
                 scanNode(node, pattern, keys);
@@ -463,6 +468,58 @@ public final class JedisTransport implements RedisTransport {
             }
         }
         return keys;
+    }
+
+    /**
+     * A {@code PING} to every master of the slot map, each written before any reply is read: answers once each has,
+     * or fails naming a master that did not.
+     */
+    private String pingEveryMaster(ClusterConnectionProvider clusterNodes, long deadline) {
+        Map<HostAndPort, Connection> asked = new LinkedHashMap<>();
+        try {
+            for (HostAndPort master : mastersServingSlots(clusterNodes)) {
+                Connection connection = answeredBy(master, () -> clusterNodes.getConnection(master));
+                asked.put(master, connection);
+                connection.setSoTimeout(millisLeft(deadline));
+                answeredBy(master, () -> {
+                    connection.sendCommand(Protocol.Command.PING);
+                    return null;
+                });
+            }
+            for (Map.Entry<HostAndPort, Connection> master : asked.entrySet()) {
+                answeredBy(master.getKey(), master.getValue()::getStatusCodeReply);
+            }
+            return "PONG";
+        } catch (RuntimeException | Error e) {
+            asked.values().forEach(connection -> breakUnlessAnswered(connection, e));
+            throw e;
+        } finally {
+            asked.values().forEach(Connection::close);
+        }
+    }
+
+    /**
+     * The masters the slot map names, each once. Not Jedis' list of primaries, which keeps a master that failed over
+     * (its pool is never dropped), so a scan or a ping would go on asking the dead node.
+     */
+    private static Set<HostAndPort> mastersServingSlots(ClusterConnectionProvider clusterNodes) {
+        Set<HostAndPort> masters = new LinkedHashSet<>();
+        for (int slot = 0; slot < Protocol.CLUSTER_HASHSLOTS; slot++) {
+            HostAndPort master = clusterNodes.getNode(slot);
+            if (master != null) {
+                masters.add(master);
+            }
+        }
+        return masters;
+    }
+
+    /** What {@code step} answers; a failure names the master it was for. */
+    private static <T> T answeredBy(HostAndPort master, Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (JedisException e) {
+            throw new JedisConnectionException("master " + master + " did not answer: " + e.getMessage(), e);
+        }
     }
 
     private static void scanNode(Connection connection, String pattern, List<String> into) {

@@ -79,7 +79,10 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
     record Exists(List<String> keys) implements RedisCommand<boolean[]> {
     }
 
-    /** {@code PING}. */
+    /**
+     * {@code PING}; on a cluster, to every master that serves slots, answering once each has: a master that does not
+     * answer fails it (its slots' locks are unavailable, whatever the other masters say).
+     */
     record Ping() implements RedisCommand<String> {
     }
 }
