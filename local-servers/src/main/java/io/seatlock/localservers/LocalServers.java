@@ -10,6 +10,7 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -301,9 +303,47 @@ public final class LocalServers {
         return false;
     }
 
+    /** Ports at or above this are left to the system, which gives them out as the local ports of connections. */
+    private static final int EPHEMERAL_FROM = ephemeralPortsFrom();
+    /** Lowest port picked; a cluster node's bus port is 10,000 above its own, which must stay below EPHEMERAL_FROM too. */
+    private static final int PICKED_FROM = 10_000;
+    private static final int CLUSTER_BUS_OFFSET = 10_000;
+
+    /**
+     * A port free on loopback now, picked at random below the system's range for connections' local ports (Linux:
+     * {@code ip_local_port_range}, 32768 by default), so that no connection, of this build or of one running beside
+     * it, can take it before a server binds it, nor before a restarted server binds it again; a cluster node's bus port
+     * (10,000 higher) stays below that range too. Where the range leaves no such ports, any port the system gives.
+     */
     static int freePort() throws IOException {
+        int pickedTo = EPHEMERAL_FROM - CLUSTER_BUS_OFFSET;
+        for (int attempt = 0; pickedTo > PICKED_FROM && attempt < 100; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(PICKED_FROM, pickedTo);
+            if (bindable(port) && bindable(port + CLUSTER_BUS_OFFSET)) {
+                return port;
+            }
+        }
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
+        }
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
+    }
+
+    /** The first port of the system's range for connections' local ports: Linux's setting, else its default. */
+    private static int ephemeralPortsFrom() {
+        try {
+            // not Files.readString, which trusts the size a /proc file reports (0) and returned one character here
+            String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException notLinux) {
+            return 32_768;
         }
     }
 
@@ -315,8 +355,8 @@ public final class LocalServers {
 
     /**
      * Starts a server on a port that was free a moment ago, and on another one should something have taken it in
-     * between (a connection of a build running beside this one gets its local port from the same range): up to five
-     * ports, then the last failure.
+     * between (a server of a build running beside this one that picked the same port, or, where {@link #freePort()}
+     * had to ask the system, a connection given it as its local port): up to five ports, then the last failure.
      */
     static <T> T onFreePort(OnPort<T> server) throws IOException, InterruptedException {
         for (int attempt = 1; ; attempt++) {

@@ -5,15 +5,19 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A port found free can be taken before the server binds it, by a connection of a build running beside this one
- * (seen: a Sentinel's "Address already in use" failed a side-by-side run). The server then starts on another port.
+ * (seen: a Sentinel's "Address already in use" failed a side-by-side run, on a port the system had picked). Ports are
+ * now picked where connections get none, and a server whose port is taken all the same starts on another one.
  */
 class FreePortTest {
 
@@ -42,6 +46,22 @@ class FreePortTest {
             for (AutoCloseable c : cleanup) {
                 c.close();
             }
+        }
+    }
+
+    /**
+     * A port from the range the system gives connections' local ports could be taken by any connection, of this build
+     * or another, between the pick and the bind, or between a server's stop and its restart on it (seen with the
+     * system's pick). So ports are picked below that range, with a cluster node's bus port (10,000 above) too.
+     */
+    @Test
+    void portsArePickedBelowTheRangeTheSystemGivesConnections() throws IOException {
+        Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        assumeTrue(Files.isReadable(range), "Linux's setting");
+        int ephemeralFrom = Integer.parseInt(Files.readAllLines(range).get(0).trim().split("\\s+")[0]);
+        assumeTrue(ephemeralFrom > 20_000, "a range that leaves room below it");
+        for (int i = 0; i < 50; i++) {
+            assertThat(LocalServers.freePort()).isBetween(10_000, ephemeralFrom - 10_001);
         }
     }
 
