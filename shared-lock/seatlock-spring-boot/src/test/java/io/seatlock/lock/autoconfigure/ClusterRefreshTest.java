@@ -43,13 +43,13 @@ class ClusterRefreshTest {
     }
 
     /**
-     * At 200 ms, ten reads of the layout come within 4.5 s, a time in which the default period (5 s) reads it once at
-     * most (a read asks one node on Jedis, each node on Lettuce).
+     * At 100 ms, ten reads of the layout come well within 4.5 s, a time in which the default period (5 s) reads it once
+     * at most (a read asks one node on Jedis, each node on Lettuce).
      */
     @ParameterizedTest
     @ValueSource(strings = {"lettuce", "jedis"})
     void theLayoutIsReadAgainAsOftenAsTheRefreshSays(String client) {
-        onTheCluster.withPropertyValues("seatlock.lock.client-type=" + client, "seatlock.lock.cluster-refresh=200ms")
+        onTheCluster.withPropertyValues("seatlock.lock.client-type=" + client, "seatlock.lock.cluster-refresh=100ms")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     RedisLockClient lock = context.getBean(RedisLockClient.class);
