@@ -36,6 +36,7 @@ class RedisClusterAclTest {
                 LockLease lease = lock.tryAcquire("acl:job", Duration.ofSeconds(5), OverlapImpact.WASTED_WORK).orElseThrow();
                 assertThat(lock.holder("acl:job")).hasValue(lock.settings().instanceId());
                 assertThat(lock.heldNames("acl:")).containsExactly("acl:job");
+                assertThat(lock.ping()).as("the health check's PING to every master").isPositive();
                 assertThat(lock.held(List.of("acl:job", "acl:free"))).containsExactly("acl:job");
                 assertThat(lease.renew(Duration.ofSeconds(10))).isTrue();
                 assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
