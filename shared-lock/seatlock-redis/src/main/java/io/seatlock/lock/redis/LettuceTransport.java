@@ -340,8 +340,7 @@ public final class LettuceTransport implements RedisTransport {
             pongs.add(cluster.getConnectionAsync(master.getHost(), master.getPort())
                     .thenCompose(connection -> connection.async().ping())
                     .exceptionally(error -> {
-                        Throwable cause = error instanceof CompletionException && error.getCause() != null
-                                ? error.getCause() : error;
+                        Throwable cause = unwrapped(error);
                         throw new RedisConnectionException("master " + master.getHost() + ":" + master.getPort()
                                 + " did not answer: " + cause.getMessage(), cause);
                     }));
