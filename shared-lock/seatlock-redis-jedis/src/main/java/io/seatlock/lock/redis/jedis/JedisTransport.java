@@ -478,16 +478,21 @@ public final class JedisTransport implements RedisTransport {
         Map<HostAndPort, Connection> asked = new LinkedHashMap<>();
         try {
             for (HostAndPort master : mastersServingSlots(clusterNodes)) {
-                Connection connection = answeredBy(master, () -> clusterNodes.getConnection(master));
-                asked.put(master, connection);
-                connection.setSoTimeout(millisLeft(deadline));
-                answeredBy(master, () -> {
+                try {
+                    Connection connection = clusterNodes.getConnection(master);
+                    asked.put(master, connection);
+                    connection.setSoTimeout(millisLeft(deadline));
                     connection.sendCommand(Protocol.Command.PING);
-                    return null;
-                });
+                } catch (JedisException e) {
+                    throw unanswered(master, e);
+                }
             }
             for (Map.Entry<HostAndPort, Connection> master : asked.entrySet()) {
-                answeredBy(master.getKey(), master.getValue()::getStatusCodeReply);
+                try {
+                    master.getValue().getStatusCodeReply();
+                } catch (JedisException e) {
+                    throw unanswered(master.getKey(), e);
+                }
             }
             return "PONG";
         } catch (RuntimeException | Error e) {
@@ -513,13 +518,9 @@ public final class JedisTransport implements RedisTransport {
         return masters;
     }
 
-    /** What {@code step} answers; a failure names the master it was for. */
-    private static <T> T answeredBy(HostAndPort master, Supplier<T> step) {
-        try {
-            return step.get();
-        } catch (JedisException e) {
-            throw new JedisConnectionException("master " + master + " did not answer: " + e.getMessage(), e);
-        }
+    /** {@code failure}, naming the master it was for. */
+    private static JedisConnectionException unanswered(HostAndPort master, JedisException failure) {
+        return new JedisConnectionException("master " + master + " did not answer: " + failure.getMessage(), failure);
     }
 
     private static void scanNode(Connection connection, String pattern, List<String> into) {
