@@ -133,9 +133,14 @@ public final class LocalServers {
                 container.getUsername(), container.getPassword());
     }
 
+    /**
+     * On a port {@link #freePort()} picks, not the one Zonky asks the system for: that comes from the range the
+     * system gives connections' local ports, where a connection of this build (whose modules test at once) or of
+     * another could take it before PostgreSQL binds it.
+     */
     static PostgresServer embeddedPostgres() {
         try {
-            EmbeddedPostgres pg = quietEmbeddedPostgres().start();
+            EmbeddedPostgres pg = quietEmbeddedPostgres().setPort(freePort()).start();
             started.add(pg);
             return new PostgresServer("embedded", "127.0.0.1", pg.getPort(), "postgres", "");
         } catch (IOException e) {
@@ -337,7 +342,7 @@ public final class LocalServers {
     }
 
     /** The first port of the system's range for connections' local ports: Linux's setting, else its default. */
-    private static int ephemeralPortsFrom() {
+    static int ephemeralPortsFrom() {
         try {
             // not Files.readString, which trusts the size a /proc file reports (0) and returned one character here
             String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim();

@@ -20,6 +20,8 @@ class EmbeddedServersTest {
         PostgresServer pg = LocalServers.embeddedPostgres();
         assertThat(pg).isNotNull();
         assertThat(pg.source()).isEqualTo("embedded");
+        assertThat(pg.port()).as("a port picked below the system's range for connections (FreePortTest), where "
+                + "no connection can take it before PostgreSQL binds it").isLessThan(LocalServers.ephemeralPortsFrom());
         pg.ensureDatabase("embedded_check");
         try (Connection c = pg.connect("embedded_check"); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t (id int PRIMARY KEY)");
