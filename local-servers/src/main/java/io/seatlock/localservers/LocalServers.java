@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -136,17 +137,35 @@ public final class LocalServers {
     /**
      * On a port {@link #freePort()} picks, not the one Zonky asks the system for: that comes from the range the
      * system gives connections' local ports, where a connection of this build (whose modules test at once) or of
-     * another could take it before PostgreSQL binds it.
+     * another could take it before PostgreSQL binds it. Should another server have taken the port all the same, it
+     * starts on another one.
      */
     static PostgresServer embeddedPostgres() {
         try {
-            EmbeddedPostgres pg = quietEmbeddedPostgres().setPort(freePort()).start();
+            EmbeddedPostgres pg = onFreePort(LocalServers::embeddedPostgresOn);
             started.add(pg);
             return new PostgresServer("embedded", "127.0.0.1", pg.getPort(), "postgres", "");
         } catch (IOException e) {
             log.warn("embedded PostgreSQL did not start: {}", e.getMessage());
             return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
         }
+    }
+
+    /**
+     * An embedded PostgreSQL of its own on {@code port}. Zonky waits until a PostgreSQL answers on the port and never
+     * reads {@code pg_ctl}'s exit code: on a port another PostgreSQL had taken it would hand that one over as its own.
+     */
+    static EmbeddedPostgres embeddedPostgresOn(int port) throws IOException, InterruptedException {
+        EmbeddedPostgres pg = quietEmbeddedPostgres().setPort(port).start();
+        Process pgCtl = pg.getProcess();
+        if (pgCtl.waitFor(30, TimeUnit.SECONDS) && pgCtl.exitValue() == 0) {
+            return pg;
+        }
+        pg.close(); // removes its data directory (Zonky logs that it had no server to stop)
+        throw new IOException("embedded PostgreSQL did not start on port " + port + ": already in use by another server");
     }
 
     private static RedisServer configuredRedis() {

@@ -1,10 +1,14 @@
 package io.seatlock.localservers;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,6 +50,41 @@ class FreePortTest {
             for (AutoCloseable c : cleanup) {
                 c.close();
             }
+        }
+    }
+
+    /** Zonky alone would take the PostgreSQL it finds answering on its port for the one it started. */
+    @Test
+    void anEmbeddedPostgresWhosePortAnotherPostgresTookStartsOnAnother() throws Exception {
+        List<Integer> tried = new ArrayList<>();
+        List<AutoCloseable> cleanup = new ArrayList<>();
+        try {
+            EmbeddedPostgres started = LocalServers.onFreePort(free -> {
+                tried.add(free);
+                if (tried.size() == 1) { // another build's PostgreSQL took it meanwhile
+                    cleanup.add(LocalServers.quietEmbeddedPostgres().setPort(free).start());
+                }
+                return LocalServers.embeddedPostgresOn(free);
+            });
+            cleanup.add(started);
+
+            assertThat(tried).hasSize(2).doesNotHaveDuplicates();
+            assertThat(started.getPort()).isEqualTo(tried.get(1));
+            String own = dataDirectory(new PostgresServer("own", "127.0.0.1", started.getPort(), "postgres", ""));
+            String other = dataDirectory(new PostgresServer("other", "127.0.0.1", tried.get(0), "postgres", ""));
+            assertThat(own).as("a server of its own").isNotEqualTo(other);
+        } finally {
+            for (AutoCloseable c : cleanup) {
+                c.close();
+            }
+        }
+    }
+
+    private static String dataDirectory(PostgresServer server) throws Exception {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SHOW data_directory")) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 
