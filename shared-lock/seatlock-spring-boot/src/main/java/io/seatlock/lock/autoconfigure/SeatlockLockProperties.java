@@ -21,7 +21,9 @@ import java.util.List;
  *                         are used.
  * @param clusterNodes     host:port seeds of a Redis Cluster to lock on; wins over redis-url and Spring's settings.
  * @param clusterRefresh   How often the lock reads a Redis Cluster's layout again (besides on a redirection): after a
- *                         master fails, the lock finds the promoted replica within this of the promotion.
+ *                         master fails, the lock finds the promoted replica within this of the promotion. Each read
+ *                         opens a connection of its own (Lettuce: one to each node), so a period far below the
+ *                         default costs the nodes as many connections and, over TLS, handshakes.
  * @param clientType       Which Redis client carries the lock's commands: lettuce or jedis (seatlock-redis-jedis).
  *                         Defaults to spring.data.redis.client-type when set, else Lettuce when it is on the class
  *                         path, else Jedis.

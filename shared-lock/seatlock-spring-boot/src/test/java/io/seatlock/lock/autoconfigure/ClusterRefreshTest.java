@@ -13,7 +13,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.time.Duration;
-import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,7 +45,8 @@ class ClusterRefreshTest {
 
     /**
      * At 100 ms, ten reads of the layout come well within 4.5 s, a time in which the default period (5 s) reads it once
-     * at most (a read asks one node on Jedis, each node on Lettuce).
+     * at most (a read asks one node on Jedis, each node on Lettuce). Each read comes on a connection opened for it (the
+     * README's warning about short periods): the nodes count a connection for every read.
      */
     @ParameterizedTest
     @ValueSource(strings = {"lettuce", "jedis"})
@@ -58,9 +60,16 @@ class ClusterRefreshTest {
                             .orElseThrow()) {
                         assertThat(lease.fencingToken().value()).isPositive(); // connected, the layout read once
                     }
-                    long before = layoutReads();
+                    Counts before = counts();
+                    AtomicReference<Counts> last = new AtomicReference<>(before);
                     await().atMost(Duration.ofMillis(4_500)).pollInterval(Duration.ofMillis(50))
-                            .until(() -> layoutReads() - before >= 10);
+                            .until(() -> last.updateAndGet(previous -> counts()).layoutReads() - before.layoutReads() >= 10);
+                    Counts after = last.get();
+                    long reads = after.layoutReads() - before.layoutReads();
+                    // each look at the counts opened one connection per node itself
+                    long opened = after.connections() - before.connections() - (after.looks() - before.looks()) * 3L;
+                    assertThat(opened).as("connections the client opened while it read the layout %d times", reads)
+                            .isGreaterThanOrEqualTo(reads - 3);
                 });
     }
 
@@ -73,16 +82,28 @@ class ClusterRefreshTest {
                         .hasMessageContaining("cluster refresh period must be positive"));
     }
 
-    /** CLUSTER subcommands the masters have answered (CLUSTER NODES, SLOTS, SHARDS: how each client reads the layout). */
-    private static long layoutReads() {
+    private record Counts(long layoutReads, long connections, long looks) {
+    }
+
+    private static final AtomicLong looks = new AtomicLong();
+
+    /**
+     * Summed over the masters, each read on one connection: CLUSTER subcommands answered (CLUSTER NODES, SLOTS,
+     * SHARDS: how each client reads the layout) and connections accepted (this look's own included).
+     */
+    private static Counts counts() {
         long reads = 0;
+        long connections = 0;
         for (RedisServer node : cluster.nodes()) {
-            for (Map.Entry<String, Long> command : node.commandCalls().entrySet()) {
-                if (command.getKey().equals("cluster") || command.getKey().startsWith("cluster|")) { // Redis 6, 7
-                    reads += command.getValue();
+            for (String line : node.with(r -> r.info("all")).split("\r?\n")) {
+                if (line.startsWith("cmdstat_cluster:") || line.startsWith("cmdstat_cluster|")) { // Redis 6, 7
+                    String calls = line.substring(line.indexOf("calls=") + "calls=".length());
+                    reads += Long.parseLong(calls.substring(0, calls.indexOf(',')));
+                } else if (line.startsWith("total_connections_received:")) {
+                    connections += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
                 }
             }
         }
-        return reads;
+        return new Counts(reads, connections, looks.incrementAndGet());
     }
 }
