@@ -152,7 +152,7 @@ class LockFaultTest {
     @Test // item 6
     void aReleaseThatFailsStillEndsTheLeaseLocally() throws Exception {
         FaultProxy proxy = proxy();
-        RedisLockClient lock = client(proxy, Duration.ofMillis(500));
+        RedisLockClient lock = TestTransports.warmedUp(client(proxy, Duration.ofMillis(500)));
         LockLease job = lock.tryAcquire("job:report", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
         LockLease plain = lock.tryAcquire("job:other", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
         assertThat(lock.heldLeases()).hasSize(2);
@@ -191,7 +191,7 @@ class LockFaultTest {
     @Test
     void aLeaseKeptAliveOverAConnectionTheNetworkDroppedRenewsOnANewOne() throws Exception {
         FaultProxy proxy = proxy();
-        RedisLockClient lock = client(proxy, Duration.ofMillis(500));
+        RedisLockClient lock = TestTransports.warmedUp(client(proxy, Duration.ofMillis(500)));
         AtomicInteger lost = new AtomicInteger();
         LockLease lease = lock.tryAcquire("job:kept", Duration.ofSeconds(9), OverlapImpact.WASTED_WORK).orElseThrow()
                 .keepAlive(lost::incrementAndGet);

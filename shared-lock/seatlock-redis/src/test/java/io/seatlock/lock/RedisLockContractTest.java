@@ -383,7 +383,7 @@ class RedisLockContractTest extends DistributedLockContract {
         RedisLockClient viaProxy = TestTransports.standalone(RedisURI.create(proxy.host(), proxy.port()),
                 Duration.ofMillis(200), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), counts);
         cleanup.add(viaProxy);
-        warmUp(viaProxy);
+        TestTransports.warmedUp(viaProxy);
         Duration ttl = Duration.ofMillis(1200);
         long acquiredAt = System.nanoTime();
         CountDownLatch lost = new CountDownLatch(1);
@@ -406,7 +406,7 @@ class RedisLockContractTest extends DistributedLockContract {
         RedisLockClient viaProxy = TestTransports.standalone(RedisURI.create(proxy.host(), proxy.port()),
                 Duration.ofMillis(300), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), counts);
         cleanup.add(viaProxy);
-        warmUp(viaProxy);
+        TestTransports.warmedUp(viaProxy);
         int unavailableBefore = counts.unavailable.get();
         proxy.blackhole();
 
@@ -416,18 +416,6 @@ class RedisLockContractTest extends DistributedLockContract {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
         assertThat(counts.unavailable.get()).isGreaterThan(unavailableBefore);
         proxy.heal();
-    }
-
-    /**
-     * A client's first call connects and loads the script, which a busy machine can make outlast the short timeouts
-     * these tests give (seen with two builds and embedded servers beside them): asked until it is granted once.
-     */
-    private static void warmUp(RedisLockClient client) {
-        await("a first grant").atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(LockUnavailableException.class)
-                .until(() -> {
-                    client.tryAcquire("warm", LONG, OverlapImpact.WASTED_WORK).orElseThrow().release();
-                    return true;
-                });
     }
 
     @Test
