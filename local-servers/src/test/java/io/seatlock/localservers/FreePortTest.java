@@ -1,6 +1,7 @@
 package io.seatlock.localservers;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -25,59 +26,55 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class FreePortTest {
 
+    /** What a test started: closed after it, whatever it asserted. */
+    private final List<AutoCloseable> cleanup = new ArrayList<>();
+
+    @AfterEach
+    void stopWhatTheTestStarted() throws Exception {
+        for (AutoCloseable c : cleanup) {
+            c.close();
+        }
+    }
+
     @Test
     void aRedisWhosePortIsTakenFirstStartsOnAnother() throws Exception {
         List<Integer> tried = new ArrayList<>();
-        List<AutoCloseable> cleanup = new ArrayList<>();
-        try {
-            int port = LocalServers.onFreePort(free -> {
-                tried.add(free);
-                if (tried.size() == 1) {
-                    cleanup.add(new ServerSocket(free, 50, InetAddress.getByName("127.0.0.1"))); // taken meanwhile
-                }
-                redis.embedded.RedisServer process = redis.embedded.RedisServer.newRedisServer().port(free)
-                        .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
-                process.start();
-                cleanup.add(process::stop);
-                return free;
-            });
-
-            assertThat(tried).hasSize(2).doesNotHaveDuplicates();
-            assertThat(port).isEqualTo(tried.get(1));
-            String pong = new RedisServer("owned", "127.0.0.1", port, null).with(r -> r.ping());
-            assertThat(pong).isEqualTo("PONG");
-        } finally {
-            for (AutoCloseable c : cleanup) {
-                c.close();
+        int port = LocalServers.onFreePort(free -> {
+            tried.add(free);
+            if (tried.size() == 1) {
+                cleanup.add(new ServerSocket(free, 50, InetAddress.getByName("127.0.0.1"))); // taken meanwhile
             }
-        }
+            redis.embedded.RedisServer process = redis.embedded.RedisServer.newRedisServer().port(free)
+                    .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
+            process.start();
+            cleanup.add(process::stop);
+            return free;
+        });
+
+        assertThat(tried).hasSize(2).doesNotHaveDuplicates();
+        assertThat(port).isEqualTo(tried.get(1));
+        String pong = new RedisServer("owned", "127.0.0.1", port, null).with(r -> r.ping());
+        assertThat(pong).isEqualTo("PONG");
     }
 
     /** Zonky alone would take the PostgreSQL it finds answering on its port for the one it started. */
     @Test
     void anEmbeddedPostgresWhosePortAnotherPostgresTookStartsOnAnother() throws Exception {
         List<Integer> tried = new ArrayList<>();
-        List<AutoCloseable> cleanup = new ArrayList<>();
-        try {
-            EmbeddedPostgres started = LocalServers.onFreePort(free -> {
-                tried.add(free);
-                if (tried.size() == 1) { // another build's PostgreSQL took it meanwhile
-                    cleanup.add(LocalServers.quietEmbeddedPostgres().setPort(free).start());
-                }
-                return LocalServers.embeddedPostgresOn(free);
-            });
-            cleanup.add(started);
-
-            assertThat(tried).hasSize(2).doesNotHaveDuplicates();
-            assertThat(started.getPort()).isEqualTo(tried.get(1));
-            String own = dataDirectory(new PostgresServer("own", "127.0.0.1", started.getPort(), "postgres", ""));
-            String other = dataDirectory(new PostgresServer("other", "127.0.0.1", tried.get(0), "postgres", ""));
-            assertThat(own).as("a server of its own").isNotEqualTo(other);
-        } finally {
-            for (AutoCloseable c : cleanup) {
-                c.close();
+        EmbeddedPostgres started = LocalServers.onFreePort(free -> {
+            tried.add(free);
+            if (tried.size() == 1) { // another build's PostgreSQL took it meanwhile
+                cleanup.add(LocalServers.quietEmbeddedPostgres().setPort(free).start());
             }
-        }
+            return LocalServers.embeddedPostgresOn(free);
+        });
+        cleanup.add(started);
+
+        assertThat(tried).hasSize(2).doesNotHaveDuplicates();
+        assertThat(started.getPort()).isEqualTo(tried.get(1));
+        String own = dataDirectory(new PostgresServer("own", "127.0.0.1", started.getPort(), "postgres", ""));
+        String other = dataDirectory(new PostgresServer("other", "127.0.0.1", tried.get(0), "postgres", ""));
+        assertThat(own).as("a server of its own").isNotEqualTo(other);
     }
 
     private static String dataDirectory(PostgresServer server) throws Exception {
