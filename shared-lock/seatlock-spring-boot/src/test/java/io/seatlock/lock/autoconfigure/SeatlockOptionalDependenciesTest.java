@@ -50,6 +50,8 @@ class SeatlockOptionalDependenciesTest {
             .withPropertyValues("spring.data.redis.host=" + servers.redis().host(),
                     "spring.data.redis.port=" + servers.redis().port(),
                     "spring.datasource.url=" + servers.jdbcUrl(),
+                    "spring.datasource.username=" + servers.postgres().user(),
+                    "spring.datasource.password=" + (servers.postgres().password() == null ? "" : servers.postgres().password()),
                     "spring.flyway.locations=classpath:db/seatlock",
                     "seatlock.lock.key-prefix=" + servers.keyPrefix(),
                     "seatlock.leader.groups.ops.lease=5s", "management.endpoints.web.exposure.include=locks");
