@@ -109,7 +109,7 @@ class ReplicatedGrantsTest {
                 assertThatThrownBy(() -> write(db, fence, "failover", old.fencingToken(), "first, woken late"))
                         .isInstanceOf(StaleFencingTokenException.class);
                 assertThat(rows(db, "failover")).containsExactly("first, while it held the lock", "second");
-                next.get(0).release();
+                // no release of its own: closing the client releases it, best effort (see the other test)
             }
         }
     }
@@ -158,7 +158,9 @@ class ReplicatedGrantsTest {
                     .isInstanceOf(StaleFencingTokenException.class);
             assertThat(rows(db, "new-first")).containsExactly("second");
             assertThat(rows(db, "stale-first")).containsExactly("first, before the failover", "second");
-            next.get(0).release();
+            // No release of its own: closing the client releases it, best effort. A release here failed once on Jedis
+            // ("Failed to connect"), likely its Sentinel listeners, started by this client's first call after the
+            // failover, asking a sentinel not yet told of it and pointing the pool back at the dead master for a moment.
         }
     }
 
