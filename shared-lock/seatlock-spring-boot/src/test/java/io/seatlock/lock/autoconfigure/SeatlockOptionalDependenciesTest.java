@@ -47,13 +47,9 @@ class SeatlockOptionalDependenciesTest {
                     SeatlockLeaderAutoConfiguration.class, SeatlockMigrationAutoConfiguration.class,
                     SeatlockJdbcAutoConfiguration.class, SeatlockActuatorAutoConfiguration.class))
             .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-            .withPropertyValues("spring.data.redis.host=" + servers.redis().host(),
-                    "spring.data.redis.port=" + servers.redis().port(),
-                    "spring.datasource.url=" + servers.jdbcUrl(),
-                    "spring.datasource.username=" + servers.postgres().user(),
-                    "spring.datasource.password=" + (servers.postgres().password() == null ? "" : servers.postgres().password()),
-                    "spring.flyway.locations=classpath:db/seatlock",
-                    "seatlock.lock.key-prefix=" + servers.keyPrefix(),
+            .withPropertyValues(servers.springProperties().entrySet().stream().map(p -> p.getKey() + "=" + p.getValue())
+                    .toArray(String[]::new))
+            .withPropertyValues("spring.flyway.locations=classpath:db/seatlock",
                     "seatlock.leader.groups.ops.lease=5s", "management.endpoints.web.exposure.include=locks");
 
     @Test
