@@ -25,16 +25,13 @@ class SeatlockLockProviderFaultTest {
     @RegisterExtension
     static final IsolatedServers servers = new IsolatedServers("SeatlockLockProviderFaultTest");
 
-    /**
-     * The library's default timeout: the first grant connects and loads the script, which took over 500 ms on a busy
-     * machine (two builds beside each other with embedded servers).
-     */
     @Test
     void anExtendThatFailsWithRedisDownLeavesTheHandleUnlockable() throws Exception {
         try (FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());
              RedisLockClient lock = TestTransports.standalone(RedisURI.create(proxy.host(), proxy.port()),
-                     Duration.ofSeconds(2), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()),
+                     Duration.ofMillis(500), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()),
                      LockListener.NOOP)) {
+            TestTransports.warmedUp(lock);
             SeatlockLockProvider provider = new SeatlockLockProvider(lock);
             SimpleLock job = provider.lock(new LockConfiguration(Instant.now(), "job:extend-down", Duration.ofSeconds(30),
                     Duration.ZERO)).orElseThrow();
