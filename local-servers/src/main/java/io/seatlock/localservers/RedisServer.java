@@ -105,6 +105,16 @@ public record RedisServer(String source, String host, int port, String password)
         return values;
     }
 
+    /** Connections the server has accepted since start, this call's own included ({@code INFO stats}). */
+    public long connectionsReceived() {
+        for (String line : with(r -> r.info("stats")).split("\r?\n")) {
+            if (line.startsWith("total_connections_received:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        throw new IllegalStateException(this + " reports no total_connections_received");
+    }
+
     /** Deletes every key that starts with {@code prefix}; returns how many. */
     public long deleteKeys(String prefix) {
         if (prefix == null || prefix.isEmpty()) {

@@ -13,7 +13,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
@@ -62,16 +63,17 @@ class ClusterRefreshTest {
                     }
                     Counts before = counts();
                     AtomicReference<Counts> last = new AtomicReference<>(before);
+                    AtomicInteger looks = new AtomicInteger();
                     await().atMost(Duration.ofMillis(4_500)).pollInterval(Duration.ofMillis(50))
                             .until(() -> {
                                 last.set(counts());
+                                looks.incrementAndGet();
                                 return last.get().layoutReads() - before.layoutReads() >= 10;
                             });
                     Counts after = last.get();
                     long reads = after.layoutReads() - before.layoutReads();
-                    // each look at the counts opened one connection to each node itself
                     long opened = after.connections() - before.connections()
-                            - (after.looks() - before.looks()) * cluster.nodes().size();
+                            - (long) looks.get() * OWN_CONNECTIONS_PER_NODE * cluster.nodes().size();
                     assertThat(opened).as("connections the client opened while it read the layout %d times", reads)
                             .isGreaterThanOrEqualTo(reads - 3);
                 });
@@ -86,28 +88,27 @@ class ClusterRefreshTest {
                         .hasMessageContaining("cluster refresh period must be positive"));
     }
 
-    private record Counts(long layoutReads, long connections, long looks) {
+    private record Counts(long layoutReads, long connections) {
     }
 
-    private static final AtomicLong looks = new AtomicLong();
+    /** Connections each look at the counts opens to each node itself: one for the commands, one for the connections. */
+    private static final int OWN_CONNECTIONS_PER_NODE = 2;
 
     /**
-     * Summed over the masters, each read on one connection: CLUSTER subcommands answered (CLUSTER NODES, SLOTS,
-     * SHARDS: how each client reads the layout) and connections accepted (this look's own included).
+     * Summed over the masters: CLUSTER subcommands answered (CLUSTER NODES, SLOTS, SHARDS: how each client reads the
+     * layout) and connections accepted.
      */
     private static Counts counts() {
         long reads = 0;
         long connections = 0;
         for (RedisServer node : cluster.nodes()) {
-            for (String line : node.with(r -> r.info("all")).split("\r?\n")) {
-                if (line.startsWith("cmdstat_cluster:") || line.startsWith("cmdstat_cluster|")) { // Redis 6, 7
-                    String calls = line.substring(line.indexOf("calls=") + "calls=".length());
-                    reads += Long.parseLong(calls.substring(0, calls.indexOf(',')));
-                } else if (line.startsWith("total_connections_received:")) {
-                    connections += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            for (Map.Entry<String, Long> command : node.commandCalls().entrySet()) {
+                if (command.getKey().equals("cluster") || command.getKey().startsWith("cluster|")) { // Redis 6, 7
+                    reads += command.getValue();
                 }
             }
+            connections += node.connectionsReceived();
         }
-        return new Counts(reads, connections, looks.incrementAndGet());
+        return new Counts(reads, connections);
     }
 }
