@@ -1,6 +1,7 @@
 package io.seatlock.localservers;
 
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.output.ValueListOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
@@ -98,12 +99,26 @@ public final class RedisSentinelSetup implements AutoCloseable {
         return "redis-sentinel://" + sentinelNodes() + "#" + MASTER_NAME;
     }
 
+    /** The Sentinels, for asking them what they know and who is subscribed to them. */
+    public List<RedisServer> sentinels() {
+        return sentinelPorts.stream().map(port -> new RedisServer("sentinel", "127.0.0.1", port, null)).toList();
+    }
+
     /** The port the Sentinels now name as master. */
     public int currentMasterPort() {
-        RedisServer sentinel = new RedisServer("sentinel", "127.0.0.1", sentinelPorts.get(0), null);
+        RedisServer sentinel = sentinels().get(0);
         return Integer.parseInt(sentinel.with(r -> r.dispatch(CommandType.SENTINEL,
                 new ValueListOutput<>(StringCodec.UTF8),
                 new CommandArgs<>(StringCodec.UTF8).add("get-master-addr-by-name").add(MASTER_NAME))).get(1).toString());
+    }
+
+    /**
+     * Asks the (first) Sentinel to fail over now ({@code SENTINEL FAILOVER}), as an operator would: it promotes the
+     * replica without the master having failed, and announces the switch.
+     */
+    public void failover() {
+        sentinels().get(0).with(r -> r.dispatch(CommandType.SENTINEL, new StatusOutput<>(StringCodec.UTF8),
+                new CommandArgs<>(StringCodec.UTF8).add("failover").add(MASTER_NAME)));
     }
 
     /** Freezes the master process ({@code SIGSTOP}): its kernel keeps connections open, it answers nothing. */

@@ -83,6 +83,8 @@ public final class JedisTransport implements RedisTransport {
     /** Pooled connections per node; callers beyond it wait (bounded) for one. */
     static final int POOL_SIZE = 64;
     private static final long RESUBSCRIBE_PAUSE_MILLIS = 1_000;
+    /** A subscribed connection's read timeout that means none: it waits for whatever is published. */
+    private static final int WAIT_FOR_ANNOUNCEMENTS = 0;
     private static final ThreadFactory CONNECTING = DaemonThreads.named("seatlock-jedis-connect");
     private static final ThreadFactory SUBSCRIBING = DaemonThreads.named("seatlock-jedis-releases");
     /** The lock's scripts' SHAs, encoded: a handful, each sent with every call of its script. */
@@ -155,7 +157,11 @@ public final class JedisTransport implements RedisTransport {
     public static JedisTransport sentinel(String masterName, Set<HostAndPort> sentinels, JedisClientConfig master,
                                           JedisClientConfig sentinel, Duration commandTimeout) {
         JedisClientConfig boundedMaster = bounded(master, commandTimeout);
-        JedisClientConfig boundedSentinel = bounded(sentinel, commandTimeout);
+        // Jedis' listeners wait on each Sentinel's +switch-master subscription, which they never ping: a read timeout
+        // there would drop and (after five seconds) make again each subscription whenever Sentinel had nothing to
+        // announce, logging an error each time and deaf meanwhile. So no read timeout while subscribed (Jedis' own
+        // default); a Sentinel that exits closes the connection, and its questions are still bounded.
+        JedisClientConfig boundedSentinel = bounded(sentinel, commandTimeout, WAIT_FOR_ANNOUNCEMENTS);
         Set<HostAndPort> nodes = Set.copyOf(sentinels);
         return new JedisTransport(() -> new SentineledConnectionProvider(masterName, boundedMaster, pool(commandTimeout),
                 nodes, boundedSentinel), false, commandTimeout);
@@ -195,14 +201,20 @@ public final class JedisTransport implements RedisTransport {
                 clusterRefresh), true, commandTimeout);
     }
 
+    /**
+     * {@code config} with every timeout the command timeout, except a subscribed connection's read ("blocking")
+     * timeout: our release subscription, pinged every subscriptionPingInterval, silent for that and one command
+     * timeout more is one the network dropped.
+     */
     private static JedisClientConfig bounded(JedisClientConfig config, Duration commandTimeout) {
+        return bounded(config, commandTimeout, (int) Math.min(Integer.MAX_VALUE,
+                RedisTransport.subscriptionPingInterval(commandTimeout).plus(commandTimeout).toMillis()));
+    }
+
+    private static JedisClientConfig bounded(JedisClientConfig config, Duration commandTimeout, int subscribedMillis) {
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, commandTimeout.toMillis()));
         // No CLIENT SETINFO on connect: without a password or database, a new connection then reads nothing before the
         // caller's command, whose read is bounded by the caller's own deadline.
-        // A subscribed connection reads with the "blocking" timeout: pinged every subscriptionPingInterval, a connection
-        // silent for that and one command timeout more is one the network dropped.
-        int subscribedMillis = (int) Math.min(Integer.MAX_VALUE,
-                RedisTransport.subscriptionPingInterval(commandTimeout).plus(commandTimeout).toMillis());
         DefaultJedisClientConfig.Builder bounded = DefaultJedisClientConfig.builder().from(config)
                 .connectionTimeoutMillis(millis).socketTimeoutMillis(millis).blockingSocketTimeoutMillis(subscribedMillis)
                 .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
