@@ -11,7 +11,8 @@ import java.util.List;
  */
 public final class OwnedRedis implements AutoCloseable {
 
-    private static final String TLS_PORT = "${tls-port}";
+    /** In a setting, stands for a second free port, the server's TLS port. */
+    static final String TLS_PORT = "${tls-port}";
 
     private final Ports ports;
     private final List<String> settings;

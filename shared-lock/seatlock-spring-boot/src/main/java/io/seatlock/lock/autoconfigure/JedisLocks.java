@@ -4,6 +4,7 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.lock.redis.jedis.JedisTransport;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -35,13 +36,15 @@ final class JedisLocks {
         }
         Set<HostAndPort> nodes = endpoints.nodes().stream().map(n -> new HostAndPort(n.host(), n.port()))
                 .collect(Collectors.toSet());
-        JedisClientConfig config = config(endpoints);
+        JedisClientConfig config = config(endpoints, endpoints.username(), endpoints.password(), endpoints.database());
         if (endpoints.cluster()) {
             return JedisTransport.cluster(nodes, config, commandTimeout, clusterRefresh);
         }
-        if (endpoints.sentinelMaster() != null) {
-            return JedisTransport.sentinel(endpoints.sentinelMaster(), nodes, config, DefaultJedisClientConfig.builder().build(),
-                    commandTimeout);
+        RedisEndpoints.Sentinel sentinel = endpoints.sentinel();
+        if (sentinel != null) {
+            // the Sentinels with their own credentials, and with TLS exactly when the master is, as Spring's clients do
+            return JedisTransport.sentinel(sentinel.master(), nodes, config,
+                    config(endpoints, sentinel.username(), sentinel.password(), 0), commandTimeout);
         }
         return JedisTransport.standalone(nodes.iterator().next(), config, commandTimeout);
     }
@@ -90,9 +93,11 @@ final class JedisLocks {
         return URLDecoder.decode(part, StandardCharsets.UTF_8);
     }
 
-    private static JedisClientConfig config(RedisEndpoints endpoints) {
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().user(endpoints.username())
-                .password(endpoints.password()).database(endpoints.database()).ssl(endpoints.tls());
+    /** Who to log in as, and TLS as the endpoints ask, with an SSL bundle's material where they name one. */
+    private static JedisClientConfig config(RedisEndpoints endpoints, @Nullable String user, @Nullable String password,
+                                            int database) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().user(user).password(password)
+                .database(database).ssl(endpoints.tls());
         SslBundle bundle = endpoints.ssl();
         if (bundle != null) {
             config.sslSocketFactory(bundle.createSslContext().getSocketFactory());

@@ -32,9 +32,12 @@ final class LettuceLocks {
             return RedisLockClient.over(LettuceTransport.cluster(seeds, commandTimeout, ssl, clusterRefresh), settings, listener);
         }
         RedisURI.Builder builder;
-        if (endpoints.sentinelMaster() != null) {
-            builder = RedisURI.builder().withSentinelMasterId(endpoints.sentinelMaster());
-            endpoints.nodes().forEach(n -> builder.withSentinel(n.host(), n.port()));
+        RedisEndpoints.Sentinel sentinel = endpoints.sentinel();
+        if (sentinel != null) {
+            builder = RedisURI.builder().withSentinelMasterId(sentinel.master());
+            // the Sentinels with their own credentials; secured() below gives them the master's TLS setting too
+            endpoints.nodes().forEach(n -> builder.withSentinel(authenticated(
+                    RedisURI.builder().withHost(n.host()).withPort(n.port()), sentinel.username(), sentinel.password()).build()));
         } else {
             RedisEndpoints.Node node = endpoints.nodes().get(0);
             builder = RedisURI.builder().withHost(node.host()).withPort(node.port());
@@ -45,14 +48,19 @@ final class LettuceLocks {
     }
 
     private static RedisURI secured(RedisURI.Builder builder, RedisEndpoints endpoints) {
-        if (endpoints.password() != null) {
-            if (endpoints.username() != null) {
-                builder.withAuthentication(endpoints.username(), endpoints.password());
+        return authenticated(builder, endpoints.username(), endpoints.password()).withSsl(endpoints.tls()).build();
+    }
+
+    private static RedisURI.Builder authenticated(RedisURI.Builder builder, @Nullable String username,
+                                                  @Nullable String password) {
+        if (password != null) {
+            if (username != null) {
+                builder.withAuthentication(username, password);
             } else {
-                builder.withPassword(endpoints.password().toCharArray());
+                builder.withPassword(password.toCharArray());
             }
         }
-        return builder.withSsl(endpoints.tls()).build();
+        return builder;
     }
 
     /** The bundle's key and trust material, protocols and ciphers, as Spring's own Lettuce client takes them. */

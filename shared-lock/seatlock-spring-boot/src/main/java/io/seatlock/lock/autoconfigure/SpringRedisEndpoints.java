@@ -62,7 +62,8 @@ final class SpringRedisEndpoints {
         }
         if (details.getSentinel() != null) {
             DataRedisConnectionDetails.Sentinel sentinel = details.getSentinel();
-            return new RedisEndpoints(null, nodes(sentinel.getNodes()), false, sentinel.getMaster(), details.getUsername(),
+            return new RedisEndpoints(null, nodes(sentinel.getNodes()), false, new RedisEndpoints.Sentinel(
+                    sentinel.getMaster(), sentinel.getUsername(), sentinel.getPassword()), details.getUsername(),
                     details.getPassword(), sentinel.getDatabase(), tls, bundle);
         }
         DataRedisConnectionDetails.Standalone standalone = details.getStandalone();

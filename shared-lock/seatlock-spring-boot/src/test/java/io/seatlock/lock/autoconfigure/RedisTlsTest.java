@@ -8,6 +8,7 @@ import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.test.FaultProxy;
 import io.seatlock.localservers.OwnedRedis;
+import io.seatlock.localservers.OwnedSentinel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,6 +38,8 @@ import static org.awaitility.Awaitility.await;
 class RedisTlsTest {
 
     private static final String PASSWORD = "s3cret-tls-only";
+    private static final String SENTINEL_PASSWORD = "s3cret-sentinel";
+    private static final String SENTINEL_MASTER = "tls-master";
 
     @TempDir
     static Path dir;
@@ -111,6 +114,27 @@ class RedisTlsTest {
             assertLockAndSpringShareTheTlsServer(app("seatlock.lock.client-type=" + client, "spring.data.redis.host=127.0.0.1",
                     "spring.data.redis.port=" + proxy.port(), "spring.data.redis.username=seatlock",
                     "spring.data.redis.password=" + PASSWORD, "spring.data.redis.ssl.bundle=test-ca"), proxy);
+        }
+    }
+
+    /**
+     * Spring's Sentinel settings, the Sentinel asking a password of its own and serving TLS: the lock reaches the
+     * Sentinel as Spring's own client does (its credentials, TLS with the bundle), then the master it names.
+     */
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"lettuce", "jedis"})
+    void aSentinelsOwnPasswordAndTlsAreHonouredByTheLock(String client) throws Exception {
+        List<String> settings = new ArrayList<>(certificates.redisSettings());
+        settings.addAll(List.of("tls-replication yes", "requirepass " + SENTINEL_PASSWORD,
+                "sentinel auth-user " + SENTINEL_MASTER + " seatlock", "sentinel auth-pass " + SENTINEL_MASTER + " " + PASSWORD));
+        try (OwnedSentinel sentinel = new OwnedSentinel(SENTINEL_MASTER, tlsPort, settings.toArray(String[]::new));
+             FaultProxy proxy = new FaultProxy("127.0.0.1", sentinel.tlsPort())) {
+            assertLockAndSpringShareTheTlsServer(app("seatlock.lock.client-type=" + client,
+                    "spring.data.redis.sentinel.master=" + SENTINEL_MASTER,
+                    "spring.data.redis.sentinel.nodes=127.0.0.1:" + proxy.port(),
+                    "spring.data.redis.sentinel.password=" + SENTINEL_PASSWORD, "spring.data.redis.username=seatlock",
+                    "spring.data.redis.password=" + PASSWORD, "spring.data.redis.ssl.bundle=test-ca"), proxy);
+            assertThat(proxy.sentByClients()).as("the Sentinel's password not in plain text").doesNotContain(SENTINEL_PASSWORD);
         }
     }
 
