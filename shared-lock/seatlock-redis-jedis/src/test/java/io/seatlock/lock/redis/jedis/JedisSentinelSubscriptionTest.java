@@ -76,7 +76,11 @@ class JedisSentinelSubscriptionTest {
             await().during(quiet).atMost(quiet.plusSeconds(10)).pollInterval(Duration.ofMillis(100))
                     .until(() -> subscribers(sentinel), subscribed -> subscribed.equals(List.of(listener)));
 
-            redis.failover();
+            // refused while the Sentinel's view of the replica is stale (NOGOODSLAVE) on a busy machine: asked again
+            await("the Sentinel takes the failover").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+                redis.failover();
+                return true;
+            });
             RedisServer promoted = redis.replica();
             await("a grant on the master the Sentinel announced").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(100)).until(() -> grantLandsOn(lock, promoted));
