@@ -51,11 +51,14 @@ final class JedisLocks {
 
     /**
      * {@code redis://} and {@code rediss://} as Jedis reads them; {@code redis-sentinel://[user:password@]host:port
-     * [,host:port...][/database]#master} as Lettuce does, so one {@code seatlock.lock.redis-url} serves both clients.
+     * [,host:port...][/database]#master} as Lettuce does (the user and password are the master's), and
+     * {@code rediss-sentinel://} alike with TLS to the Sentinels and the master, so one {@code seatlock.lock.redis-url}
+     * serves both clients.
      */
     static JedisTransport fromUrl(String url, Duration commandTimeout) {
         URI uri = URI.create(url);
-        if (!"redis-sentinel".equalsIgnoreCase(uri.getScheme())) {
+        boolean tls = "rediss-sentinel".equalsIgnoreCase(uri.getScheme());
+        if (!tls && !"redis-sentinel".equalsIgnoreCase(uri.getScheme())) {
             return JedisTransport.standalone(uri, commandTimeout);
         }
         String master = uri.getFragment();
@@ -64,7 +67,7 @@ final class JedisLocks {
             throw new IllegalArgumentException("a redis-sentinel:// URL needs host:port[,host:port...] and #master-name: "
                     + url);
         }
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder();
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().ssl(tls);
         int at = authority.lastIndexOf('@');
         if (at >= 0) {
             String credentials = authority.substring(0, at);
@@ -85,7 +88,7 @@ final class JedisLocks {
         }
         Set<HostAndPort> sentinels = Arrays.stream(authority.split(",")).map(RedisEndpoints::node)
                 .map(n -> new HostAndPort(n.host(), n.port())).collect(Collectors.toSet());
-        return JedisTransport.sentinel(master, sentinels, config.build(), DefaultJedisClientConfig.builder().build(),
+        return JedisTransport.sentinel(master, sentinels, config.build(), DefaultJedisClientConfig.builder().ssl(tls).build(),
                 commandTimeout);
     }
 

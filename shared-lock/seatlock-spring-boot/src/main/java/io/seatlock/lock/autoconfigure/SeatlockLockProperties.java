@@ -17,8 +17,8 @@ import java.util.List;
  * @param instanceId       This process's name in owner tokens, leader elections and job-slot records. Defaults to
  *                         the host name and the process id, host-pid.
  * @param redisUrl         Redis to lock on, e.g. rediss://user:secret@redis:6380 or
- *                         redis-sentinel://host:26379#mymaster. When unset, Spring's spring.data.redis.* settings
- *                         are used.
+ *                         redis-sentinel://host:26379#mymaster (rediss-sentinel:// for TLS; the user and password
+ *                         are the master's). When unset, Spring's spring.data.redis.* settings are used.
  * @param clusterNodes     host:port seeds of a Redis Cluster to lock on; wins over redis-url and Spring's settings.
  * @param clusterRefresh   How often the lock reads a Redis Cluster's layout again (besides on a redirection): after a
  *                         master fails, the lock finds the promoted replica within this of the promotion. Each read

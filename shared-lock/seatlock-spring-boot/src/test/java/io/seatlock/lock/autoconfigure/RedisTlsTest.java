@@ -140,6 +140,25 @@ class RedisTlsTest {
 
     @ParameterizedTest(name = "on {0}")
     @ValueSource(strings = {"lettuce", "jedis"})
+    void aRedissSentinelUrlUsesTlsToTheSentinelAndSendsNoCredentialInPlainText(String client) throws Exception {
+        List<String> settings = new ArrayList<>(certificates.redisSettings());
+        settings.add("tls-replication yes");
+        try (OwnedSentinel sentinel = new OwnedSentinel(SENTINEL_MASTER, tlsPort, settings.toArray(String[]::new));
+             FaultProxy proxy = new FaultProxy("127.0.0.1", sentinel.tlsPort())) {
+            app("seatlock.lock.client-type=" + client, "seatlock.lock.redis-url=rediss-sentinel://seatlock:" + PASSWORD
+                    + "@127.0.0.1:" + proxy.port() + "#" + SENTINEL_MASTER, "seatlock.lock.command-timeout=2s").run(context -> {
+                        RedisLockClient lock = context.getBean(RedisLockClient.class);
+                        // our test CA is not in the JVM's trust store: the TLS handshake fails, nothing else is sent
+                        assertThatThrownBy(lock::ping).isInstanceOf(LockUnavailableException.class);
+                    });
+            String wire = proxy.sentByClients();
+            assertThat(wire).as("a TLS client hello was sent to the Sentinel").isNotEmpty();
+            assertThat(wire).doesNotContain(PASSWORD).doesNotContain("SENTINEL").doesNotContain(SENTINEL_MASTER);
+        }
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"lettuce", "jedis"})
     void aRedissUrlAloneUsesTlsWithTheJvmsTrustAndSendsNoCredentialInPlainText(String client) throws Exception {
         try (FaultProxy proxy = new FaultProxy("127.0.0.1", tlsPort)) {
             app("seatlock.lock.client-type=" + client, "spring.data.redis.url=rediss://seatlock:" + PASSWORD + "@127.0.0.1:" + proxy.port(),
