@@ -12,7 +12,7 @@ public final class OwnedSentinel implements AutoCloseable {
 
     private final Started started;
 
-    private record Started(redis.embedded.RedisSentinel process, int tlsPort) {
+    private record Started(redis.embedded.RedisSentinel process, int port, int tlsPort) {
     }
 
     /**
@@ -32,8 +32,13 @@ public final class OwnedSentinel implements AutoCloseable {
             lines.forEach(line -> builder.setting(line.replace(OwnedRedis.TLS_PORT, Integer.toString(tlsPort))));
             redis.embedded.RedisSentinel process = builder.build();
             process.start();
-            return new Started(process, tlsPort);
+            return new Started(process, free, tlsPort);
         });
+    }
+
+    /** Its plain port, for asking it what it knows and for changing what it watches ({@code SENTINEL ...}). */
+    public RedisServer server() {
+        return new RedisServer("sentinel", "127.0.0.1", started.port(), null);
     }
 
     /** The port a {@code ${tls-port}} setting was given; 0 without one. */

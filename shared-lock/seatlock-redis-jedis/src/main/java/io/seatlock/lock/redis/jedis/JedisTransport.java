@@ -12,6 +12,7 @@ import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Protocol;
@@ -49,6 +50,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -94,16 +97,21 @@ public final class JedisTransport implements RedisTransport {
 
     private final Supplier<ConnectionProvider> connect;
     private final boolean cluster;
+    private final @Nullable Sentinels sentinels;
     private final Duration commandTimeout;
+    /** When the Sentinels may next be asked whether they name another master (at most once per command timeout). */
+    private final AtomicLong nextSentinelCheck = new AtomicLong(System.nanoTime());
     private final AtomicReference<@Nullable CompletableFuture<ConnectionProvider>> attempt = new AtomicReference<>();
     private volatile @Nullable ConnectionProvider provider;
     private final ThreadPoolExecutor background;
     private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private JedisTransport(Supplier<ConnectionProvider> connect, boolean cluster, Duration commandTimeout) {
+    private JedisTransport(Supplier<ConnectionProvider> connect, boolean cluster, @Nullable Sentinels sentinels,
+                           Duration commandTimeout) {
         this.connect = connect;
         this.cluster = cluster;
+        this.sentinels = sentinels;
         this.commandTimeout = commandTimeout;
         // Starts no thread before the first background command; idle threads leave after a minute.
         this.background = new ThreadPoolExecutor(POOL_SIZE, POOL_SIZE, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
@@ -140,12 +148,14 @@ public final class JedisTransport implements RedisTransport {
      */
     public static JedisTransport standalone(HostAndPort node, JedisClientConfig config, Duration commandTimeout) {
         JedisClientConfig bounded = bounded(config, commandTimeout);
-        return new JedisTransport(() -> new PooledConnectionProvider(node, bounded, pool(commandTimeout)), false,
+        return new JedisTransport(() -> new PooledConnectionProvider(node, bounded, pool(commandTimeout)), false, null,
                 commandTimeout);
     }
 
     /**
-     * A Sentinel-managed master: connections go to the master the Sentinels name, and follow a failover.
+     * A Sentinel-managed master: connections go to the master the Sentinels name, and follow a failover the
+     * Sentinels announce; when a call cannot reach the master, or finds a replica there, the Sentinels are asked again
+     * (at most once per command timeout), and connections go afresh to the master most of them name, if another.
      *
      * @param masterName     the master's name in the Sentinels' configuration
      * @param sentinels      some of the Sentinels
@@ -164,7 +174,7 @@ public final class JedisTransport implements RedisTransport {
         JedisClientConfig boundedSentinel = bounded(sentinel, commandTimeout, WAIT_FOR_ANNOUNCEMENTS);
         Set<HostAndPort> nodes = Set.copyOf(sentinels);
         return new JedisTransport(() -> new SentineledConnectionProvider(masterName, boundedMaster, pool(commandTimeout),
-                nodes, boundedSentinel), false, commandTimeout);
+                nodes, boundedSentinel), false, new Sentinels(masterName, nodes, boundedSentinel), commandTimeout);
     }
 
     /**
@@ -198,7 +208,7 @@ public final class JedisTransport implements RedisTransport {
         // The slot map is read again every clusterRefresh, besides on MOVED: a dead master answers nothing, so only
         // reading it again finds the replica the cluster promoted.
         return new JedisTransport(() -> new ClusterConnectionProvider(nodes, bounded, pool(commandTimeout),
-                clusterRefresh), true, commandTimeout);
+                clusterRefresh), true, null, commandTimeout);
     }
 
     /**
@@ -299,17 +309,23 @@ public final class JedisTransport implements RedisTransport {
         subscribers.forEach(Subscriber::close);
         ConnectionProvider current = provider;
         if (current != null) {
-            try {
-                current.close();
-            } catch (Exception e) {
-                log.debug("could not close the Jedis connections", e);
+            closeQuietly(current);
+        }
+    }
+
+    private <T> T execute(RedisCommand<T> command, long deadline, Runnable beforeSend) {
+        try {
+            return executeOn(provider(deadline), command, deadline, beforeSend);
+        } catch (JedisConnectionException | JedisDataException e) {
+            if (e instanceof JedisConnectionException || String.valueOf(e.getMessage()).startsWith("READONLY")) {
+                masterUnreachable();
             }
+            throw e;
         }
     }
 
     @SuppressWarnings("unchecked")
-    private <T> T execute(RedisCommand<T> command, long deadline, Runnable beforeSend) {
-        ConnectionProvider connections = provider(deadline);
+    private <T> T executeOn(ConnectionProvider connections, RedisCommand<T> command, long deadline, Runnable beforeSend) {
         if (connections instanceof ClusterConnectionProvider clusterNodes) {
             if (command instanceof RedisCommand.Scan scan) {
                 return (T) scanEveryMaster(clusterNodes, scan.pattern(), deadline);
@@ -349,6 +365,59 @@ public final class JedisTransport implements RedisTransport {
             } finally {
                 connection.close(); // back to the pool, or destroyed if it broke (a timeout, a cut mid-reply)
             }
+        }
+    }
+
+    /**
+     * A call could not reach the master, or reached a replica: on Sentinel, ask the Sentinels whether they name another
+     * master now (on the transport's own thread, at most once per command timeout). Jedis moves its pool only when a
+     * Sentinel announces {@code +switch-master}, so without this a master moved without an announcement (by hand, or
+     * named by a Sentinel that was behind when Jedis asked it) would be asked for ever.
+     */
+    private void masterUnreachable() {
+        long now = System.nanoTime();
+        long next = nextSentinelCheck.get();
+        if (sentinels == null || closed || now - next < 0
+                || !nextSentinelCheck.compareAndSet(next, now + commandTimeout.toNanos())) {
+            return;
+        }
+        try {
+            background.execute(() -> followSentinels(sentinels));
+        } catch (RejectedExecutionException e) { // closed meanwhile
+            log.debug("not asking the Sentinels: the transport is closed", e);
+        }
+    }
+
+    /** Connects afresh if most of the Sentinels that answer name another master than the pool's. */
+    private void followSentinels(Sentinels sentinels) {
+        if (!(provider instanceof SentineledConnectionProvider current)) {
+            return;
+        }
+        HostAndPort named = sentinels.named();
+        if (named == null || named.equals(current.getCurrentMaster()) || closed) {
+            return;
+        }
+        log.info("the Sentinels name {} as master of {}, the pool is still on {}: connecting afresh", named,
+                sentinels.masterName(), current.getCurrentMaster());
+        ConnectionProvider fresh;
+        try {
+            fresh = connect.get();
+        } catch (RuntimeException e) {
+            log.debug("could not connect afresh through the Sentinels; the next failed call asks again", e);
+            return;
+        }
+        provider = fresh;
+        if (closed) { // close() may have closed the old one before this swap
+            closeQuietly(fresh);
+        }
+        closeQuietly(current);
+    }
+
+    private static void closeQuietly(ConnectionProvider connections) {
+        try {
+            connections.close();
+        } catch (Exception e) {
+            log.debug("could not close the Jedis connections", e);
         }
     }
 
@@ -677,6 +746,29 @@ public final class JedisTransport implements RedisTransport {
                     + "connection)");
         }
         return (int) Math.min(Integer.MAX_VALUE, left);
+    }
+
+    /** How to ask a Sentinel-managed master's Sentinels which master they name now. */
+    private record Sentinels(String masterName, Set<HostAndPort> nodes, JedisClientConfig config) {
+
+        /** The master most of the Sentinels that answer name; null if none answers or two addresses tie. */
+        @Nullable HostAndPort named() {
+            Map<HostAndPort, Integer> votes = new LinkedHashMap<>();
+            for (HostAndPort node : nodes) {
+                try (Jedis sentinel = new Jedis(node, config)) {
+                    List<String> master = sentinel.sentinelGetMasterAddrByName(masterName);
+                    if (master != null && master.size() == 2) {
+                        votes.merge(new HostAndPort(master.get(0), Integer.parseInt(master.get(1))), 1, Integer::sum);
+                    }
+                } catch (JedisException e) {
+                    log.debug("Sentinel {} did not say which master it names", node, e);
+                }
+            }
+            int most = votes.values().stream().max(Integer::compare).orElse(0);
+            List<HostAndPort> leaders = votes.entrySet().stream().filter(vote -> vote.getValue() == most)
+                    .map(Map.Entry::getKey).toList();
+            return leaders.size() == 1 ? leaders.get(0) : null;
+        }
     }
 
     /**
