@@ -12,8 +12,6 @@ import redis.clients.jedis.JedisClientConfig;
 
 import javax.net.ssl.SSLParameters;
 import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
@@ -70,16 +68,8 @@ final class JedisLocks {
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().ssl(tls);
         int at = authority.lastIndexOf('@');
         if (at >= 0) {
-            String credentials = authority.substring(0, at);
-            int colon = credentials.indexOf(':');
-            if (colon >= 0) {
-                if (colon > 0) {
-                    config.user(decode(credentials.substring(0, colon)));
-                }
-                config.password(decode(credentials.substring(colon + 1)));
-            } else {
-                config.password(decode(credentials));
-            }
+            RedisEndpoints.Login login = RedisEndpoints.Login.of(authority.substring(0, at));
+            config.user(login.username()).password(login.password());
             authority = authority.substring(at + 1);
         }
         String path = uri.getPath();
@@ -90,10 +80,6 @@ final class JedisLocks {
                 .map(n -> new HostAndPort(n.host(), n.port())).collect(Collectors.toSet());
         return JedisTransport.sentinel(master, sentinels, config.build(), DefaultJedisClientConfig.builder().ssl(tls).build(),
                 commandTimeout);
-    }
-
-    private static String decode(String part) {
-        return URLDecoder.decode(part, StandardCharsets.UTF_8);
     }
 
     /** Who to log in as, and TLS as the endpoints ask, with an SSL bundle's material where they name one. */

@@ -3,7 +3,14 @@ package io.seatlock.lock.autoconfigure;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * Where the lock connects, whichever client carries its commands: a URL ({@code seatlock.lock.redis-url}, read by
@@ -42,9 +49,73 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
         return new RedisEndpoints(url, List.of(), false, null, null, null, 0, false, null);
     }
 
-    static RedisEndpoints clusterOf(List<String> hostsAndPorts) {
-        return new RedisEndpoints(null, hostsAndPorts.stream().map(RedisEndpoints::node).toList(), true, null, null, null,
-                0, false, null);
+    /**
+     * {@code seatlock.lock.cluster-nodes}: each seed {@code host:port}, or {@code redis://[[user:]password@]host:port}
+     * ({@code rediss://} for TLS) where the cluster asks a login; every seed with the same scheme and login.
+     *
+     * @throws IllegalArgumentException for a seed that is neither, or seeds that differ in scheme or login
+     */
+    static RedisEndpoints clusterOf(List<String> seeds) {
+        List<Node> nodes = new ArrayList<>();
+        Set<String> schemes = new HashSet<>();
+        Set<Login> logins = new HashSet<>();
+        for (String seed : seeds) {
+            if (!seed.contains("://")) {
+                nodes.add(node(seed));
+                schemes.add("redis");
+                logins.add(Login.NONE);
+                continue;
+            }
+            URI uri;
+            try {
+                uri = URI.create(seed);
+            } catch (IllegalArgumentException e) { // its message would quote the seed, password and all
+                throw new IllegalArgumentException("a seatlock.lock.cluster-nodes seed is not a valid URL");
+            }
+            String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!scheme.equals("redis") && !scheme.equals("rediss") || uri.getHost() == null || uri.getPort() < 0) {
+                throw new IllegalArgumentException("a seatlock.lock.cluster-nodes seed must be host:port or "
+                        + "redis[s]://[[user:]password@]host:port, was one with scheme '" + scheme + "'");
+            }
+            nodes.add(new Node(uri.getHost(), uri.getPort()));
+            schemes.add(scheme);
+            logins.add(Login.of(uri.getRawUserInfo()));
+        }
+        if (schemes.size() > 1 || logins.size() > 1) {
+            throw new IllegalArgumentException("the seatlock.lock.cluster-nodes seeds differ in scheme, user or password; "
+                    + "give every seed the same");
+        }
+        Login login = logins.stream().findFirst().orElse(Login.NONE);
+        return new RedisEndpoints(null, nodes, true, null, login.username(), login.password(), 0, schemes.contains("rediss"),
+                null);
+    }
+
+    /**
+     * The login part of a Redis URL, read as Lettuce reads it: {@code user:password}, {@code :password} or
+     * {@code password}, each part percent-decoded.
+     *
+     * @param username the ACL user, or null
+     * @param password the password, or null
+     */
+    record Login(@Nullable String username, @Nullable String password) {
+
+        static final Login NONE = new Login(null, null);
+
+        static Login of(@Nullable String rawUserInfo) {
+            if (rawUserInfo == null || rawUserInfo.isEmpty()) {
+                return NONE;
+            }
+            int colon = rawUserInfo.indexOf(':');
+            if (colon < 0) {
+                return new Login(null, decode(rawUserInfo));
+            }
+            return new Login(colon == 0 ? null : decode(rawUserInfo.substring(0, colon)),
+                    decode(rawUserInfo.substring(colon + 1)));
+        }
+
+        private static String decode(String part) {
+            return URLDecoder.decode(part, StandardCharsets.UTF_8);
+        }
     }
 
     static Node node(String hostAndPort) {

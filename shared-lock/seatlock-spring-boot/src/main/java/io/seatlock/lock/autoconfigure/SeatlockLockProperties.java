@@ -19,7 +19,9 @@ import java.util.List;
  * @param redisUrl         Redis to lock on, e.g. rediss://user:secret@redis:6380 or
  *                         redis-sentinel://host:26379#mymaster (rediss-sentinel:// for TLS; the user and password
  *                         are the master's). When unset, Spring's spring.data.redis.* settings are used.
- * @param clusterNodes     host:port seeds of a Redis Cluster to lock on; wins over redis-url and Spring's settings.
+ * @param clusterNodes     host:port seeds of a Redis Cluster to lock on, or redis://user:password@host:port
+ *                         (rediss:// for TLS) where it asks a login, the same on every seed; wins over redis-url and
+ *                         Spring's settings.
  * @param clusterRefresh   How often the lock reads a Redis Cluster's layout again (besides on a redirection): after a
  *                         master fails, the lock finds the promoted replica within this of the promotion. Each read
  *                         opens a connection of its own (Lettuce: one to each node), so a period far below the
