@@ -316,8 +316,11 @@ public final class JedisTransport implements RedisTransport {
     private <T> T execute(RedisCommand<T> command, long deadline, Runnable beforeSend) {
         try {
             return executeOn(provider(deadline), command, deadline, beforeSend);
-        } catch (JedisConnectionException | JedisDataException e) {
-            if (e instanceof JedisConnectionException || String.valueOf(e.getMessage()).startsWith("READONLY")) {
+        } catch (JedisConnectionException e) {
+            masterUnreachable();
+            throw e;
+        } catch (JedisDataException e) {
+            if (String.valueOf(e.getMessage()).startsWith("READONLY")) { // a master turned into a replica
                 masterUnreachable();
             }
             throw e;
@@ -375,10 +378,12 @@ public final class JedisTransport implements RedisTransport {
      * named by a Sentinel that was behind when Jedis asked it) would be asked for ever.
      */
     private void masterUnreachable() {
+        if (sentinels == null || closed) {
+            return;
+        }
         long now = System.nanoTime();
         long next = nextSentinelCheck.get();
-        if (sentinels == null || closed || now - next < 0
-                || !nextSentinelCheck.compareAndSet(next, now + commandTimeout.toNanos())) {
+        if (now - next < 0 || !nextSentinelCheck.compareAndSet(next, now + commandTimeout.toNanos())) {
             return;
         }
         try {
