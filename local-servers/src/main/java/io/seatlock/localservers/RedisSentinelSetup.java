@@ -1,7 +1,6 @@
 package io.seatlock.localservers;
 
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.output.ValueListOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
@@ -117,8 +116,7 @@ public final class RedisSentinelSetup implements AutoCloseable {
      * replica without the master having failed, and announces the switch.
      */
     public void failover() {
-        sentinels().get(0).with(r -> r.dispatch(CommandType.SENTINEL, new StatusOutput<>(StringCodec.UTF8),
-                new CommandArgs<>(StringCodec.UTF8).add("failover").add(MASTER_NAME)));
+        sentinels().get(0).sentinel("failover", MASTER_NAME);
     }
 
     /** Freezes the master process ({@code SIGSTOP}): its kernel keeps connections open, it answers nothing. */

@@ -7,6 +7,10 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -113,6 +117,15 @@ public record RedisServer(String source, String host, int port, String password)
             }
         }
         throw new IllegalStateException(this + " reports no total_connections_received");
+    }
+
+    /** A {@code SENTINEL} subcommand answered with a status ({@code OK}), on a Sentinel: {@code sentinel("failover", name)}. */
+    public String sentinel(String... arguments) {
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+        for (String argument : arguments) {
+            args.add(argument);
+        }
+        return with(r -> r.dispatch(CommandType.SENTINEL, new StatusOutput<>(StringCodec.UTF8), args));
     }
 
     /** Deletes every key that starts with {@code prefix}; returns how many. */

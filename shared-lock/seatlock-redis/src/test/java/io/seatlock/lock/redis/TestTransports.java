@@ -1,12 +1,15 @@
 package io.seatlock.lock.redis;
 
 import io.lettuce.core.RedisURI;
+import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.localservers.RedisServer;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
 
 import static org.awaitility.Awaitility.await;
@@ -54,5 +57,22 @@ public final class TestTransports {
                     return true;
                 });
         return client;
+    }
+
+    /**
+     * Whether a grant of {@code name} made now is written on {@code node}: false while the client reaches no master, or
+     * one that refuses writes (a master turned into a replica).
+     */
+    public static boolean grantLandsOn(RedisLockClient client, String name, RedisServer node) {
+        Optional<LockLease> lease;
+        try {
+            lease = client.tryAcquire(name, Duration.ofSeconds(10), OverlapImpact.WASTED_WORK);
+        } catch (LockUnavailableException e) {
+            return false;
+        }
+        try (LockLease held = lease.orElseThrow()) {
+            String key = new RedisKeys(client.settings().keyPrefix()).lock(name);
+            return held.ownerToken().equals(node.with(r -> r.get(key)));
+        }
     }
 }

@@ -124,10 +124,8 @@ class RedisTlsTest {
     @ParameterizedTest(name = "on {0}")
     @ValueSource(strings = {"lettuce", "jedis"})
     void aSentinelsOwnPasswordAndTlsAreHonouredByTheLock(String client) throws Exception {
-        List<String> settings = new ArrayList<>(certificates.redisSettings());
-        settings.addAll(List.of("tls-replication yes", "requirepass " + SENTINEL_PASSWORD,
-                "sentinel auth-user " + SENTINEL_MASTER + " seatlock", "sentinel auth-pass " + SENTINEL_MASTER + " " + PASSWORD));
-        try (OwnedSentinel sentinel = new OwnedSentinel(SENTINEL_MASTER, tlsPort, settings.toArray(String[]::new));
+        try (OwnedSentinel sentinel = tlsSentinel("requirepass " + SENTINEL_PASSWORD,
+                "sentinel auth-user " + SENTINEL_MASTER + " seatlock", "sentinel auth-pass " + SENTINEL_MASTER + " " + PASSWORD);
              FaultProxy proxy = new FaultProxy("127.0.0.1", sentinel.tlsPort())) {
             assertLockAndSpringShareTheTlsServer(app("seatlock.lock.client-type=" + client,
                     "spring.data.redis.sentinel.master=" + SENTINEL_MASTER,
@@ -141,18 +139,11 @@ class RedisTlsTest {
     @ParameterizedTest(name = "on {0}")
     @ValueSource(strings = {"lettuce", "jedis"})
     void aRedissSentinelUrlUsesTlsToTheSentinelAndSendsNoCredentialInPlainText(String client) throws Exception {
-        List<String> settings = new ArrayList<>(certificates.redisSettings());
-        settings.add("tls-replication yes");
-        try (OwnedSentinel sentinel = new OwnedSentinel(SENTINEL_MASTER, tlsPort, settings.toArray(String[]::new));
+        try (OwnedSentinel sentinel = tlsSentinel();
              FaultProxy proxy = new FaultProxy("127.0.0.1", sentinel.tlsPort())) {
-            app("seatlock.lock.client-type=" + client, "seatlock.lock.redis-url=rediss-sentinel://seatlock:" + PASSWORD
-                    + "@127.0.0.1:" + proxy.port() + "#" + SENTINEL_MASTER, "seatlock.lock.command-timeout=2s").run(context -> {
-                        RedisLockClient lock = context.getBean(RedisLockClient.class);
-                        // our test CA is not in the JVM's trust store: the TLS handshake fails, nothing else is sent
-                        assertThatThrownBy(lock::ping).isInstanceOf(LockUnavailableException.class);
-                    });
-            String wire = proxy.sentByClients();
-            assertThat(wire).as("a TLS client hello was sent to the Sentinel").isNotEmpty();
+            String wire = refusedWithTheJvmsTrust(proxy, "seatlock.lock.client-type=" + client,
+                    "seatlock.lock.redis-url=rediss-sentinel://seatlock:" + PASSWORD + "@127.0.0.1:" + proxy.port() + "#"
+                            + SENTINEL_MASTER);
             assertThat(wire).doesNotContain(PASSWORD).doesNotContain("SENTINEL").doesNotContain(SENTINEL_MASTER);
         }
     }
@@ -161,15 +152,31 @@ class RedisTlsTest {
     @ValueSource(strings = {"lettuce", "jedis"})
     void aRedissUrlAloneUsesTlsWithTheJvmsTrustAndSendsNoCredentialInPlainText(String client) throws Exception {
         try (FaultProxy proxy = new FaultProxy("127.0.0.1", tlsPort)) {
-            app("seatlock.lock.client-type=" + client, "spring.data.redis.url=rediss://seatlock:" + PASSWORD + "@127.0.0.1:" + proxy.port(),
-                    "seatlock.lock.command-timeout=2s").run(context -> {
-                        RedisLockClient lock = context.getBean(RedisLockClient.class);
-                        // our test CA is not in the JVM's trust store: the TLS handshake fails, nothing else is sent
-                        assertThatThrownBy(lock::ping).isInstanceOf(LockUnavailableException.class);
-                    });
-            String wire = proxy.sentByClients();
-            assertThat(wire).as("a TLS client hello was sent").isNotEmpty();
+            String wire = refusedWithTheJvmsTrust(proxy, "seatlock.lock.client-type=" + client,
+                    "spring.data.redis.url=rediss://seatlock:" + PASSWORD + "@127.0.0.1:" + proxy.port());
             assertThat(wire).doesNotContain(PASSWORD).doesNotContain("HELLO");
         }
+    }
+
+    /** A Sentinel serving TLS only on its TLS port, watching the TLS master over TLS, with these settings besides. */
+    private static OwnedSentinel tlsSentinel(String... settings) throws Exception {
+        List<String> lines = new ArrayList<>(certificates.redisSettings());
+        lines.add("tls-replication yes");
+        lines.addAll(List.of(settings));
+        return new OwnedSentinel(SENTINEL_MASTER, tlsPort, lines.toArray(String[]::new));
+    }
+
+    /**
+     * Runs the app with {@code properties} against {@code proxy}: our test CA is not in the JVM's trust store, so the
+     * lock's TLS handshake fails and its ping is refused. Returns what the lock sent, a TLS client hello at least.
+     */
+    private String refusedWithTheJvmsTrust(FaultProxy proxy, String... properties) {
+        app(properties).withPropertyValues("seatlock.lock.command-timeout=2s").run(context -> {
+            RedisLockClient lock = context.getBean(RedisLockClient.class);
+            assertThatThrownBy(lock::ping).isInstanceOf(LockUnavailableException.class);
+        });
+        String wire = proxy.sentByClients();
+        assertThat(wire).as("a TLS client hello was sent").isNotEmpty();
+        return wire;
     }
 }

@@ -4,11 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
-import io.seatlock.lock.LockUnavailableException;
-import io.seatlock.lock.OverlapImpact;
-import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.lock.redis.TestTransports;
@@ -24,7 +20,6 @@ import redis.clients.jedis.providers.SentineledConnectionProvider;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,23 +78,8 @@ class JedisSentinelSubscriptionTest {
             });
             RedisServer promoted = redis.replica();
             await("a grant on the master the Sentinel announced").atMost(Duration.ofSeconds(30))
-                    .pollInterval(Duration.ofMillis(100)).until(() -> grantLandsOn(lock, promoted));
+                    .pollInterval(Duration.ofMillis(100)).until(() -> TestTransports.grantLandsOn(lock, "sentinel:follows", promoted));
             assertThat(logged.list).as("nothing the provider logged as an error").noneMatch(e -> e.getLevel() == Level.ERROR);
-        }
-    }
-
-    /** Whether a grant made now is written on {@code node}. */
-    private static boolean grantLandsOn(RedisLockClient lock, RedisServer node) {
-        String name = "sentinel:follows";
-        Optional<LockLease> lease;
-        try {
-            lease = lock.tryAcquire(name, Duration.ofSeconds(10), OverlapImpact.WASTED_WORK);
-        } catch (LockUnavailableException e) { // the old master, turned into a replica, refuses writes meanwhile
-            return false;
-        }
-        try (LockLease held = lease.orElseThrow()) {
-            String key = new RedisKeys(RedisLockSettings.defaults().keyPrefix()).lock(name);
-            return held.ownerToken().equals(node.with(r -> r.get(key)));
         }
     }
 
