@@ -58,7 +58,8 @@ public final class FaultProxy implements AutoCloseable {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
         this.server = new ServerSocket();
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        // a backlog for many clients connecting at once, where the default 50 would drop their SYNs
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 512);
         Thread accept = new Thread(this::acceptLoop, "fault-proxy-" + server.getLocalPort());
         accept.setDaemon(true);
         accept.start();

@@ -104,6 +104,8 @@ public final class JedisTransport implements RedisTransport {
     private final AtomicReference<@Nullable CompletableFuture<ConnectionProvider>> attempt = new AtomicReference<>();
     private volatile @Nullable ConnectionProvider provider;
     private final ThreadPoolExecutor background;
+    /** Where broken connections are destroyed, see {@link #giveBack}. */
+    private final ThreadPoolExecutor destroying;
     private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -117,6 +119,9 @@ public final class JedisTransport implements RedisTransport {
         this.background = new ThreadPoolExecutor(POOL_SIZE, POOL_SIZE, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
                 DaemonThreads.named("seatlock-jedis"));
         this.background.allowCoreThreadTimeOut(true);
+        this.destroying = new ThreadPoolExecutor(POOL_SIZE, POOL_SIZE, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                DaemonThreads.named("seatlock-jedis-destroy"));
+        this.destroying.allowCoreThreadTimeOut(true);
     }
 
     /**
@@ -306,6 +311,7 @@ public final class JedisTransport implements RedisTransport {
     public void close() {
         closed = true;
         background.shutdownNow();
+        destroying.shutdown(); // the broken connections handed over still get closed
         subscribers.forEach(Subscriber::close);
         ConnectionProvider current = provider;
         if (current != null) {
@@ -366,7 +372,7 @@ public final class JedisTransport implements RedisTransport {
                 breakUnlessAnswered(connection, e);
                 throw e;
             } finally {
-                connection.close(); // back to the pool, or destroyed if it broke (a timeout, a cut mid-reply)
+                giveBack(connection);
             }
         }
     }
@@ -423,6 +429,33 @@ public final class JedisTransport implements RedisTransport {
             connections.close();
         } catch (Exception e) {
             log.debug("could not close the Jedis connections", e);
+        }
+    }
+
+    /**
+     * Back to the pool, or destroyed if it broke (a timeout, a cut mid-reply). A broken one is destroyed on a thread of
+     * the transport's: commons-pool opens the replacement for a borrower waiting for a connection on the thread that
+     * destroys one, and a caller past its deadline would then wait on somebody else's connect and handshake (on a
+     * frozen Redis that asks a password, a second command timeout: {@code JedisCallBoundTest}).
+     */
+    private void giveBack(Connection connection) {
+        if (connection.isBroken()) {
+            try {
+                destroying.execute(() -> destroy(connection));
+                return;
+            } catch (RejectedExecutionException e) { // closed: nobody waits for a connection any more
+                destroy(connection);
+                return;
+            }
+        }
+        connection.close();
+    }
+
+    private static void destroy(Connection broken) {
+        try {
+            broken.close();
+        } catch (RuntimeException e) { // its replacement for a waiting borrower could not be opened: that one waits on, bounded
+            log.debug("destroyed a broken Jedis connection; opening its replacement failed", e);
         }
     }
 
@@ -550,7 +583,7 @@ public final class JedisTransport implements RedisTransport {
                 breakUnlessAnswered(node, e);
                 throw e;
             } finally {
-                node.close();
+                giveBack(node);
             }
         }
         return keys;
@@ -585,7 +618,7 @@ public final class JedisTransport implements RedisTransport {
             asked.values().forEach(connection -> breakUnlessAnswered(connection, e));
             throw e;
         } finally {
-            asked.values().forEach(Connection::close);
+            asked.values().forEach(this::giveBack);
         }
     }
 
@@ -669,7 +702,7 @@ public final class JedisTransport implements RedisTransport {
                 breakUnlessAnswered(connection, e);
                 throw e;
             } finally {
-                connection.close();
+                giveBack(connection);
             }
         }
         for (int i : redirected) {
