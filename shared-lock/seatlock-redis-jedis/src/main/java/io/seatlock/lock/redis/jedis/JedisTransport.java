@@ -346,13 +346,14 @@ public final class JedisTransport implements RedisTransport {
                 return (T) pingEveryMaster(clusterNodes, deadline);
             }
         }
-        HostAndPort asking = null;
+        HostAndPort redirectedTo = null;
+        boolean asking = false;
         for (int attempt = 0; ; attempt++) {
-            Connection connection = asking == null ? connectionFor(connections, command)
-                    : ((ClusterConnectionProvider) connections).getConnection(asking);
+            Connection connection = redirectedTo == null ? connectionFor(connections, command)
+                    : ((ClusterConnectionProvider) connections).getConnection(redirectedTo);
             try {
                 connection.setSoTimeout(millisLeft(deadline));
-                if (asking != null) {
+                if (asking) {
                     connection.sendCommand(Protocol.Command.ASKING);
                     connection.getStatusCodeReply();
                 }
@@ -362,11 +363,12 @@ public final class JedisTransport implements RedisTransport {
                 if (attempt >= MAX_REDIRECTIONS || !(connections instanceof ClusterConnectionProvider clusterNodes)) {
                     throw e;
                 }
-                if (e instanceof JedisAskDataException ask) {
-                    asking = ask.getTargetNode(); // its slot is migrating and the key has left: ask the importing node
-                } else {
-                    asking = null;
-                    clusterNodes.renewSlotCache(); // a slot moved (resharding, failover): to its new node
+                redirectedTo = e.getTargetNode();
+                // ASK: the slot is migrating and the key has left, ask the importing node. MOVED: the slot moved
+                // (resharding, failover), so go to its new node, and read the slot map again behind this call
+                asking = e instanceof JedisAskDataException;
+                if (!asking) {
+                    renewSlotMap(clusterNodes, redirectedTo);
                 }
             } catch (RuntimeException | Error e) {
                 breakUnlessAnswered(connection, e);
@@ -374,6 +376,26 @@ public final class JedisTransport implements RedisTransport {
             } finally {
                 giveBack(connection);
             }
+        }
+    }
+
+    /**
+     * Reads the slot map again on a thread of the transport's, first from {@code answering}, the node that just sent a
+     * MOVED. Jedis' own way, on the caller's thread and from the seeds first, made a call wait on every seed that
+     * answers nothing, a command timeout each, past its deadline; one reading at a time, the others return at once.
+     */
+    private void renewSlotMap(ClusterConnectionProvider clusterNodes, HostAndPort answering) {
+        try {
+            background.execute(() -> {
+                try (Connection node = clusterNodes.getConnection(answering)) {
+                    node.setSoTimeout(Math.toIntExact(commandTimeout.toMillis())); // not what its last call had left
+                    clusterNodes.renewSlotCache(node);
+                } catch (JedisException e) { // that node is gone too: the seeds, then every node Jedis knows
+                    clusterNodes.renewSlotCache();
+                }
+            });
+        } catch (RejectedExecutionException e) { // closed
+            log.debug("not reading the slot map again: the transport is closed", e);
         }
     }
 
