@@ -42,8 +42,9 @@ class JedisCallBoundTest {
              RedisLockClient lock = RedisLockClient.over(JedisTransport.standalone(new HostAndPort(proxy.host(), proxy.port()),
                      DefaultJedisClientConfig.builder().password("bound-test").build(), TIMEOUT),
                      RedisLockSettings.defaults(), LockListener.NOOP)) {
-            // Every pooled connection opened and idle: each warm-up call holds its connection for two slow round trips.
-            proxy.delay(Duration.ofMillis(100));
+            // Every pooled connection opened and idle: each warm-up call holds its connection for a few slow round
+            // trips, so the callers, started at once, each need one.
+            proxy.delay(Duration.ofMillis(25));
             run(callers, i -> lock.tryAcquire("bound:warm:" + i, Duration.ofSeconds(10), OverlapImpact.WASTED_WORK)
                     .orElseThrow().release());
             proxy.blackhole();
