@@ -1,5 +1,6 @@
 package io.seatlock.lock;
 
+import io.seatlock.lock.spi.ReleaseHints;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -7,11 +8,7 @@ import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A lock that every replica sees. It keeps the crowd away; it does not make overlapping work
@@ -78,7 +75,9 @@ public interface DistributedLock {
      * implementation can tell (the Redis lock hears it from the release itself), so a waiter can try again at
      * once instead of at its next poll. It grants nothing, and it may never complete (an expired lease, a lost
      * message, an implementation that cannot tell: this default): wait on it with a bound of your own, and
-     * cancel it when you stop waiting.
+     * cancel it when you stop waiting. The Redis lock completes it on a callback thread of its own, never on a
+     * thread that talks to Redis, so what you chain on it may call the lock; the test kit's in-memory lock on the
+     * thread that released.
      *
      * @param name the lock's name
      * @return completes when the lock may have become free
@@ -97,14 +96,7 @@ public interface DistributedLock {
      * @throws InterruptedException if the waiting thread was interrupted
      */
     default void awaitRelease(String name, Duration atMost) throws InterruptedException {
-        CompletableFuture<Void> released = whenReleased(name);
-        try {
-            released.get(atMost.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException | ExecutionException | CancellationException e) {
-            // no word in time: the caller polls, as it would without one
-        } finally {
-            released.cancel(false); // the implementation forgets a waiter that stopped waiting
-        }
+        ReleaseHints.await(whenReleased(name), atMost);
     }
 
     /**

@@ -19,5 +19,5 @@ import java.util.function.Consumer;
  * @param ended     told when the lease ends (released or lost), to drop it from the held ones
  */
 record LeaseContext(RedisCalls calls, LeaseCommands commands, RedisKeys keys, RedisLockSettings settings, LockListener listener,
-                    ScheduledExecutorService watchdogs, LostLeaseCallbacks callbacks, Consumer<RedisLease> ended) {
+                    ScheduledExecutorService watchdogs, CallbackThreads callbacks, Consumer<RedisLease> ended) {
 }

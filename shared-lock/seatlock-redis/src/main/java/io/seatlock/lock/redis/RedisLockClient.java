@@ -11,6 +11,7 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.spi.LockSpec;
+import io.seatlock.lock.spi.ReleaseHints;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import org.jspecify.annotations.Nullable;
@@ -56,7 +57,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private final RedisKeys keys;
     private final OwnerTokens ownerTokens;
     private final ScheduledThreadPoolExecutor watchdogs;
-    private final LostLeaseCallbacks callbacks = new LostLeaseCallbacks();
+    private final CallbackThreads callbacks = new CallbackThreads();
     private final Set<RedisLease> held = ConcurrentHashMap.newKeySet();
     private final LeaseContext leases;
     private final RedisLockStatus status;
@@ -139,10 +140,25 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      * lock as waited for (one script call), and a marked lock's release publishes on its channel, which this
      * client subscribes to on first use. Completes at once if the lock turns out to be free. Never completes if
      * the holder's lease just expires or a message is lost, so wait with a bound of your own; cancel it when you
-     * stop waiting. Completes on the transport's I/O thread: do not block in a callback.
+     * stop waiting. Completes on a callback thread of this client's ({@code seatlock-callback}), so what you chain on
+     * it may block, or call this lock.
      */
     @Override
     public CompletableFuture<Void> whenReleased(String name) {
+        return callbacks.relay(released(name));
+    }
+
+    /**
+     * As the interface says, waiting on the hint where the transport completes it: a waiting thread is woken from
+     * there, and nothing else runs on it, so a hand-over costs no hop through a callback thread.
+     */
+    @Override
+    public void awaitRelease(String name, Duration atMost) throws InterruptedException {
+        ReleaseHints.await(released(name), atMost);
+    }
+
+    /** {@link #whenReleased}, completed on the transport's thread that hears the release. */
+    private CompletableFuture<Void> released(String name) {
         LockSpec.requireValidName(name);
         CompletableFuture<Void> released = releaseSignals.next(name);
         releaseSignals.subscribed().thenAccept(subscribed -> {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -164,6 +165,36 @@ class HandOverTest {
         } finally {
             released.cancel(false);
             held.release();
+        }
+    }
+
+    /**
+     * What a caller chains on {@code whenReleased} runs on a thread of the client's callbacks, not on the thread that
+     * heard the release (Lettuce's I/O thread, Jedis' subscription), so it may call the lock itself: here it takes the
+     * lock the release freed. Before, it ran on that thread; on Lettuce a lock call from there waits for a reply only
+     * that thread can read when both connections share it.
+     */
+    @Test
+    void aStageChainedOnWhenReleasedRunsOffTheClientsRedisThreadsAndMayCallTheLock() throws Exception {
+        try (RedisLockClient holder = client("holder"); RedisLockClient waiter = client("chaining")) {
+            String name = "chained";
+            LockLease held = holder.tryAcquire(name, TTL, OverlapImpact.BROKEN_PROMISE).orElseThrow();
+            CompletableFuture<String> ranOn = new CompletableFuture<>();
+            CompletableFuture<Optional<LockLease>> taken = waiter.whenReleased(name).thenApply(released -> {
+                ranOn.complete(Thread.currentThread().getName());
+                return waiter.tryAcquire(name, TTL, OverlapImpact.BROKEN_PROMISE);
+            });
+            String lockKey = new RedisKeys("handover:").lock(name);
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    redis.server().<String>with(r -> r.get(lockKey)).endsWith(OwnerTokens.WAITED));
+
+            held.release();
+
+            LockLease lease = taken.get(10, TimeUnit.SECONDS).orElseThrow();
+            assertThat(ranOn.get()).startsWith("seatlock-callback");
+            String owner = redis.server().with(r -> r.get(lockKey));
+            assertThat(owner).as("the chained stage holds the lock").isEqualTo(lease.ownerToken());
+            lease.release();
         }
     }
 
