@@ -23,9 +23,10 @@ import java.util.List;
  *                         (rediss:// for TLS) where it asks a login, the same on every seed; wins over redis-url and
  *                         Spring's settings.
  * @param clusterRefresh   How often the lock reads a Redis Cluster's layout again (besides on a redirection): after a
- *                         master fails, the lock finds the promoted replica within this of the promotion. Each read
- *                         opens a connection of its own (Lettuce: one to each node), so a period far below the
- *                         default costs the nodes as many connections and, over TLS, handshakes.
+ *                         master fails, the lock finds the promoted replica within this of the promotion. On
+ *                         Lettuce each read opens a connection to each node, so a period far below the default costs
+ *                         the nodes as many connections and, over TLS, handshakes; Jedis reads on a pooled
+ *                         connection to a master.
  * @param clientType       Which Redis client carries the lock's commands: lettuce or jedis (seatlock-redis-jedis).
  *                         Defaults to spring.data.redis.client-type when set, else Lettuce when it is on the class
  *                         path, else Jedis.

@@ -36,6 +36,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -47,6 +48,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -96,7 +98,8 @@ public final class JedisTransport implements RedisTransport {
             .toArray(Argument[]::new);
 
     private final Supplier<ConnectionProvider> connect;
-    private final boolean cluster;
+    /** How often a cluster's slot map is read again; null where there is no cluster. */
+    private final @Nullable Duration clusterRefresh;
     private final @Nullable Sentinels sentinels;
     private final Duration commandTimeout;
     /** When the Sentinels may next be asked whether they name another master (at most once per command timeout). */
@@ -106,13 +109,17 @@ public final class JedisTransport implements RedisTransport {
     private final ThreadPoolExecutor background;
     /** Where broken connections are destroyed, see {@link #giveBack}. */
     private final ThreadPoolExecutor destroying;
+    /** Guards {@link #refreshing}. */
+    private final Object refreshLock = new Object();
+    /** Reads a cluster's slot map again every {@link #clusterRefresh}, from the first connect on. */
+    private @Nullable ScheduledThreadPoolExecutor refreshing;
     private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private JedisTransport(Supplier<ConnectionProvider> connect, boolean cluster, @Nullable Sentinels sentinels,
-                           Duration commandTimeout) {
+    private JedisTransport(Supplier<ConnectionProvider> connect, @Nullable Duration clusterRefresh,
+                           @Nullable Sentinels sentinels, Duration commandTimeout) {
         this.connect = connect;
-        this.cluster = cluster;
+        this.clusterRefresh = clusterRefresh;
         this.sentinels = sentinels;
         this.commandTimeout = commandTimeout;
         // Starts no thread before the first background command; idle threads leave after a minute.
@@ -153,7 +160,7 @@ public final class JedisTransport implements RedisTransport {
      */
     public static JedisTransport standalone(HostAndPort node, JedisClientConfig config, Duration commandTimeout) {
         JedisClientConfig bounded = bounded(config, commandTimeout);
-        return new JedisTransport(() -> new PooledConnectionProvider(node, bounded, pool(commandTimeout)), false, null,
+        return new JedisTransport(() -> new PooledConnectionProvider(node, bounded, pool(commandTimeout)), null, null,
                 commandTimeout);
     }
 
@@ -179,7 +186,7 @@ public final class JedisTransport implements RedisTransport {
         JedisClientConfig boundedSentinel = bounded(sentinel, commandTimeout, WAIT_FOR_ANNOUNCEMENTS);
         Set<HostAndPort> nodes = Set.copyOf(sentinels);
         return new JedisTransport(() -> new SentineledConnectionProvider(masterName, boundedMaster, pool(commandTimeout),
-                nodes, boundedSentinel), false, new Sentinels(masterName, nodes, boundedSentinel), commandTimeout);
+                nodes, boundedSentinel), null, new Sentinels(masterName, nodes, boundedSentinel), commandTimeout);
     }
 
     /**
@@ -210,10 +217,10 @@ public final class JedisTransport implements RedisTransport {
         RedisTransport.requirePositiveRefresh(clusterRefresh);
         JedisClientConfig bounded = bounded(config, commandTimeout);
         Set<HostAndPort> nodes = Set.copyOf(seeds);
-        // The slot map is read again every clusterRefresh, besides on MOVED: a dead master answers nothing, so only
-        // reading it again finds the replica the cluster promoted.
-        return new JedisTransport(() -> new ClusterConnectionProvider(nodes, bounded, pool(commandTimeout),
-                clusterRefresh), true, null, commandTimeout);
+        // The slot map is read again every clusterRefresh (by the transport, see refreshSlotMap), besides on MOVED: a
+        // dead master answers nothing, so only reading it again finds the replica the cluster promoted.
+        return new JedisTransport(() -> new ClusterConnectionProvider(nodes, bounded, pool(commandTimeout)), clusterRefresh,
+                null, commandTimeout);
     }
 
     /**
@@ -265,7 +272,7 @@ public final class JedisTransport implements RedisTransport {
 
     @Override
     public boolean cluster() {
-        return cluster;
+        return clusterRefresh != null;
     }
 
     @Override
@@ -312,6 +319,7 @@ public final class JedisTransport implements RedisTransport {
         closed = true;
         background.shutdownNow();
         destroying.shutdown(); // the broken connections handed over still get closed
+        stopRefreshing();
         subscribers.forEach(Subscriber::close);
         ConnectionProvider current = provider;
         if (current != null) {
@@ -396,6 +404,68 @@ public final class JedisTransport implements RedisTransport {
             });
         } catch (RejectedExecutionException e) { // closed
             log.debug("not reading the slot map again: the transport is closed", e);
+        }
+    }
+
+    private void startRefreshing(ClusterConnectionProvider clusterNodes) {
+        synchronized (refreshLock) {
+            if (refreshing != null || closed || clusterRefresh == null) {
+                return;
+            }
+            refreshing = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-jedis-cluster-refresh"));
+            long period = clusterRefresh.toNanos();
+            refreshing.scheduleWithFixedDelay(() -> refreshSlotMap(clusterNodes), period, period, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void stopRefreshing() {
+        synchronized (refreshLock) { // after closed is set: a refresher started from now on is not started at all
+            if (refreshing != null) {
+                refreshing.shutdownNow();
+            }
+        }
+    }
+
+    /**
+     * Reads the slot map again from a master that answers a {@code PING} on a pooled connection, the masters asked in
+     * random order; from the seeds and every node Jedis knows only if none does. Jedis' own periodic refresh opens a
+     * connection to the seeds first each time, so seeds that answer nothing (an address in front of the cluster
+     * that went away) held each reading up by a command timeout apiece, and each reading cost a new connection (a
+     * TLS handshake with TLS). Whatever it throws, the next reading comes: a scheduled task that throws is never run
+     * again, which ended Jedis' refresh for good on any failure other than a Jedis exception.
+     */
+    private void refreshSlotMap(ClusterConnectionProvider clusterNodes) {
+        try {
+            List<HostAndPort> masters = new ArrayList<>(mastersServingSlots(clusterNodes));
+            Collections.shuffle(masters);
+            for (HostAndPort master : masters) {
+                if (closed) {
+                    return;
+                }
+                Connection node;
+                try {
+                    node = clusterNodes.getConnection(master);
+                } catch (JedisException e) {
+                    continue; // not answering: the next one
+                }
+                try {
+                    node.setSoTimeout(Math.toIntExact(commandTimeout.toMillis()));
+                    node.sendCommand(Protocol.Command.PING);
+                    node.getStatusCodeReply();
+                    clusterNodes.renewSlotCache(node);
+                    return;
+                } catch (JedisException e) {
+                    breakUnlessAnswered(node, e); // and the next one
+                } finally {
+                    giveBack(node);
+                }
+            }
+            clusterNodes.renewSlotCache();
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError fatal) {
+                throw fatal;
+            }
+            log.warn("could not read the cluster's slot map again; trying again in {}", clusterRefresh, e);
         }
     }
 
@@ -779,6 +849,9 @@ public final class JedisTransport implements RedisTransport {
                                 fresh.completeExceptionally(error); // get() below unwraps supplyAsync's CompletionException
                             } else {
                                 provider = made;
+                                if (made instanceof ClusterConnectionProvider clusterNodes) {
+                                    startRefreshing(clusterNodes);
+                                }
                                 fresh.complete(made);
                             }
                         });
