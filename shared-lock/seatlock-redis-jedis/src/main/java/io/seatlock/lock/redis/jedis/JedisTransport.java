@@ -388,20 +388,13 @@ public final class JedisTransport implements RedisTransport {
     }
 
     /**
-     * Reads the slot map again on a thread of the transport's, first from {@code answering}, the node that just sent a
-     * MOVED. Jedis' own way, on the caller's thread and from the seeds first, made a call wait on every seed that
-     * answers nothing, a command timeout each, past its deadline; one reading at a time, the others return at once.
+     * Reads the slot map again behind a call that got a MOVED, on a thread of the transport's, from {@code answering}
+     * (the node that sent it) first. Jedis' own way, on the caller's thread and from the seeds first, made the call
+     * wait on every seed that answers nothing, a command timeout each, past its deadline.
      */
     private void renewSlotMap(ClusterConnectionProvider clusterNodes, HostAndPort answering) {
         try {
-            background.execute(() -> {
-                try (Connection node = clusterNodes.getConnection(answering)) {
-                    node.setSoTimeout(Math.toIntExact(commandTimeout.toMillis())); // not what its last call had left
-                    clusterNodes.renewSlotCache(node);
-                } catch (JedisException e) { // that node is gone too: the seeds, then every node Jedis knows
-                    clusterNodes.renewSlotCache();
-                }
-            });
+            background.execute(() -> refreshSlotMap(clusterNodes, answering));
         } catch (RejectedExecutionException e) { // closed
             log.debug("not reading the slot map again: the transport is closed", e);
         }
@@ -414,7 +407,8 @@ public final class JedisTransport implements RedisTransport {
             }
             refreshing = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-jedis-cluster-refresh"));
             long period = clusterRefresh.toNanos();
-            refreshing.scheduleWithFixedDelay(() -> refreshSlotMap(clusterNodes), period, period, TimeUnit.NANOSECONDS);
+            refreshing.scheduleWithFixedDelay(() -> refreshSlotMap(clusterNodes, null), period, period,
+                    TimeUnit.NANOSECONDS);
         }
     }
 
@@ -427,37 +421,24 @@ public final class JedisTransport implements RedisTransport {
     }
 
     /**
-     * Reads the slot map again from a master that answers a {@code PING} on a pooled connection, the masters asked in
-     * random order; from the seeds and every node Jedis knows only if none does. Jedis' own periodic refresh opens a
-     * connection to the seeds first each time, so seeds that answer nothing (an address in front of the cluster
-     * that went away) held each reading up by a command timeout apiece, and each reading cost a new connection (a
-     * TLS handshake with TLS). Whatever it throws, the next reading comes: a scheduled task that throws is never run
-     * again, which ended Jedis' refresh for good on any failure other than a Jedis exception.
+     * Reads the slot map again from a node that answers a {@code PING} on a pooled connection: {@code first} if given,
+     * else the masters in random order; from the seeds and every node Jedis knows only if none does. Jedis' own
+     * periodic refresh, which this replaces, opened a connection to the seeds first each time, so seeds that answer
+     * nothing (an address in front of the cluster that went away) held each reading up by a command timeout apiece,
+     * and each reading cost a new connection (a TLS handshake with TLS). One reading at a time: Jedis skips a reading
+     * asked for while another runs. Whatever it throws, the next reading comes: a scheduled task that throws is never
+     * run again, which ended Jedis' refresh for good on any failure other than a Jedis exception.
      */
-    private void refreshSlotMap(ClusterConnectionProvider clusterNodes) {
+    private void refreshSlotMap(ClusterConnectionProvider clusterNodes, @Nullable HostAndPort first) {
         try {
+            if (first != null && readSlotMapFrom(clusterNodes, first)) {
+                return;
+            }
             List<HostAndPort> masters = new ArrayList<>(mastersServingSlots(clusterNodes));
             Collections.shuffle(masters);
             for (HostAndPort master : masters) {
-                if (closed) {
+                if (closed || readSlotMapFrom(clusterNodes, master)) {
                     return;
-                }
-                Connection node;
-                try {
-                    node = clusterNodes.getConnection(master);
-                } catch (JedisException e) {
-                    continue; // not answering: the next one
-                }
-                try {
-                    node.setSoTimeout(Math.toIntExact(commandTimeout.toMillis()));
-                    node.sendCommand(Protocol.Command.PING);
-                    node.getStatusCodeReply();
-                    clusterNodes.renewSlotCache(node);
-                    return;
-                } catch (JedisException e) {
-                    breakUnlessAnswered(node, e); // and the next one
-                } finally {
-                    giveBack(node);
                 }
             }
             clusterNodes.renewSlotCache();
@@ -466,6 +447,28 @@ public final class JedisTransport implements RedisTransport {
                 throw fatal;
             }
             log.warn("could not read the cluster's slot map again; trying again in {}", clusterRefresh, e);
+        }
+    }
+
+    /** Whether {@code node} answered a {@code PING} on a pooled connection, on which the slot map was then read. */
+    private boolean readSlotMapFrom(ClusterConnectionProvider clusterNodes, HostAndPort node) {
+        Connection connection;
+        try {
+            connection = clusterNodes.getConnection(node);
+        } catch (JedisException e) {
+            return false;
+        }
+        try {
+            connection.setSoTimeout(Math.toIntExact(commandTimeout.toMillis())); // not what its last call had left
+            connection.sendCommand(Protocol.Command.PING);
+            connection.getStatusCodeReply();
+            clusterNodes.renewSlotCache(connection);
+            return true;
+        } catch (JedisException e) {
+            breakUnlessAnswered(connection, e);
+            return false;
+        } finally {
+            giveBack(connection);
         }
     }
 
