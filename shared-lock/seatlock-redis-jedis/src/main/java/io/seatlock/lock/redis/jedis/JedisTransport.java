@@ -73,7 +73,8 @@ import java.util.stream.IntStream;
  * twice it. A connection that timed out or failed mid-reply is destroyed, never handed to another caller (no reply
  * read by the wrong caller). Commands nobody blocks on (watchdog renewals, releases on close) and a blocking
  * {@code acquire}'s attempts (so that an interrupt is answered at once) run on the transport's own threads, each
- * within its deadline. Nothing connects before the first command: an application starts while Redis is down, and
+ * within its deadline, as do the destruction of broken connections and, on a cluster, each new reading of the slot
+ * map. Nothing connects before the first command: an application starts while Redis is down, and
  * calls fail (at once where the server refuses connections) until it is back.
  */
 public final class JedisTransport implements RedisTransport {
