@@ -84,8 +84,18 @@ class ClusterRefreshTest {
                     } else {
                         assertThat(opened).as("connections the client opened while it read the layout %d times", reads)
                                 .isBetween(0L, (long) cluster.nodes().size());
+                        assertThat(threadsNamed(JEDIS_REFRESH)).as("the Jedis transport's refresh, while open").isNotEmpty();
                     }
                 });
+        // the context closed the client: its refresh ends with it
+        await().atMost(Duration.ofSeconds(10)).until(() -> threadsNamed(JEDIS_REFRESH).isEmpty());
+    }
+
+    private static final String JEDIS_REFRESH = "seatlock-jedis-cluster-refresh";
+
+    private static List<Thread> threadsNamed(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.isAlive() && thread.getName().startsWith(prefix)).toList();
     }
 
     /**
