@@ -92,11 +92,13 @@ public interface DistributedLock {
      * acquire afterwards.
      *
      * @param name   the lock's name
-     * @param atMost the longest wait
-     * @throws InterruptedException if the waiting thread was interrupted
+     * @param atMost the longest wait, not negative
+     * @throws InterruptedException     if the waiting thread was interrupted
+     * @throws IllegalArgumentException if {@code atMost} is negative (a null one: {@link NullPointerException});
+     *                                  nothing is asked of the lock then
      */
     default void awaitRelease(String name, Duration atMost) throws InterruptedException {
-        ReleaseHints.await(whenReleased(name), atMost);
+        ReleaseHints.await(() -> whenReleased(name), atMost);
     }
 
     /**

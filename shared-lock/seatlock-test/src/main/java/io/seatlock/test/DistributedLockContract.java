@@ -352,4 +352,25 @@ public abstract class DistributedLockContract {
                 .isInstanceOf(NullPointerException.class);
         assertThat(lock().remainingTtl(name)).isEmpty();
     }
+
+    /**
+     * A wait for a release with no bound, or a negative one, is refused before it asks anything of the lock; the holder
+     * keeps it.
+     *
+     * @throws Exception if the zero-bound wait is interrupted
+     */
+    @Test
+    public void aWaitForAReleaseWithABadBoundIsRefused() throws Exception {
+        String name = name("bad-wait");
+        try (LockLease held = lock().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow()) {
+            assertThatThrownBy(() -> otherReplica().awaitRelease(name, null)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> otherReplica().awaitRelease(name, Duration.ofMillis(-1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
+            assertThatThrownBy(() -> otherReplica().awaitRelease("a{b}", Duration.ofMillis(1)))
+                    .isInstanceOf(IllegalArgumentException.class);
+            otherReplica().awaitRelease(name, Duration.ZERO); // a bound of zero: no wait, and no error
+            assertThat(held.isValid()).isTrue();
+            assertThat(otherReplica().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK)).isEmpty();
+        }
+    }
 }

@@ -154,7 +154,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     @Override
     public void awaitRelease(String name, Duration atMost) throws InterruptedException {
-        ReleaseHints.await(released(name), atMost);
+        ReleaseHints.await(() -> released(name), atMost);
     }
 
     /** {@link #whenReleased}, completed on the transport's thread that hears the release. */

@@ -27,6 +27,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -195,6 +196,23 @@ class HandOverTest {
             String owner = redis.server().with(r -> r.get(lockKey));
             assertThat(owner).as("the chained stage holds the lock").isEqualTo(lease.ownerToken());
             lease.release();
+        }
+    }
+
+    /** A wait with a bad bound is refused before the lock is marked as waited for: a refused call writes nothing. */
+    @Test
+    void aWaitWithABadBoundDoesNotMarkTheLock() throws Exception {
+        try (RedisLockClient holder = client("holder"); RedisLockClient waiter = client("bad-bound")) {
+            String name = "bad-bound";
+            try (LockLease held = holder.tryAcquire(name, TTL, OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
+                assertThatThrownBy(() -> waiter.awaitRelease(name, null)).isInstanceOf(NullPointerException.class);
+                assertThatThrownBy(() -> waiter.awaitRelease(name, Duration.ofMillis(-1)))
+                        .isInstanceOf(IllegalArgumentException.class);
+
+                String lockKey = new RedisKeys("handover:").lock(name);
+                await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() ->
+                        redis.server().<String>with(r -> r.get(lockKey)).equals(held.ownerToken()));
+            }
         }
     }
 
