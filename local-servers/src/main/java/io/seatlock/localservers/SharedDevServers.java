@@ -86,9 +86,14 @@ public final class SharedDevServers {
                 "-Dseatlock.dev.postgres.port=" + POSTGRES_PORT, "-Dseatlock.dev.redis.port=" + REDIS_PORT,
                 "-Dseatlock.dev.linger-seconds=" + LINGER_SECONDS,
                 "-cp", System.getProperty("java.class.path"), SharedDevServers.class.getName()));
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Process servers = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         while (!up()) {
+            if (!servers.isAlive()) { // a port taken by another server, say: at once, not after the deadline
+                throw new IllegalStateException("development servers did not start (their process exited with "
+                        + servers.exitValue() + "; another server on port " + POSTGRES_PORT + " or " + REDIS_PORT
+                        + "? SEATLOCK_DEV_POSTGRES_PORT and SEATLOCK_DEV_REDIS_PORT choose others); see " + output);
+            }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("development servers did not start; see " + output);
             }
@@ -103,7 +108,8 @@ public final class SharedDevServers {
 
     /** The servers' own process: runs them until no registered run has been alive for a while. */
     public static void main(String[] args) throws Exception {
-        EmbeddedPostgres pg = LocalServers.quietEmbeddedPostgres().setPort(POSTGRES_PORT).start();
+        // fails where another PostgreSQL has the port, rather than taking that one for its own
+        EmbeddedPostgres pg = LocalServers.embeddedPostgresOn(POSTGRES_PORT);
         redis.embedded.RedisServer redisProcess = redis.embedded.RedisServer.newRedisServer().port(REDIS_PORT)
                 .setting("bind 127.0.0.1").setting("save \"\"").setting("appendonly no").build();
         redisProcess.start();

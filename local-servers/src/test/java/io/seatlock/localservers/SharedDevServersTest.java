@@ -1,5 +1,6 @@
 package io.seatlock.localservers;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -93,9 +94,40 @@ class SharedDevServersTest {
             if (second != null) {
                 second.stop();
             }
-            try (Stream<Path> files = Files.exists(home(postgresPort, redisPort)) ? Files.walk(home(postgresPort, redisPort)) : Stream.empty()) {
-                files.sorted((a, b) -> b.compareTo(a)).forEach(path -> path.toFile().delete());
+            deleteHome(home(postgresPort, redisPort));
+        }
+    }
+
+    private static void deleteHome(Path home) throws IOException {
+        try (Stream<Path> files = home != null && Files.exists(home) ? Files.walk(home) : Stream.empty()) {
+            files.sorted((a, b) -> b.compareTo(a)).forEach(path -> path.toFile().delete());
+        }
+    }
+
+    /**
+     * Another PostgreSQL on the development port: the run fails at once, saying so, instead of taking that server for
+     * the shared one (Zonky waits until something answers on the port and never reads pg_ctl's exit code).
+     */
+    @Test
+    void aRunWhosePostgresPortAnotherServerHasFailsAndSaysSo() throws Exception {
+        int redisPort = LocalServers.freePort();
+        Run run = null;
+        Path home = null;
+        try (EmbeddedPostgres other = LocalServers.onFreePort(LocalServers::embeddedPostgresOn)) {
+            int postgresPort = other.getPort();
+            home = home(postgresPort, redisPort);
+            run = Run.start(postgresPort, redisPort);
+            assertThat(run.process().waitFor(2, TimeUnit.MINUTES)).as("the run ends").isTrue();
+            assertThat(run.process().exitValue()).as("and fails").isNotZero();
+            assertThat(run.joined()).as("having joined no servers").doesNotExist();
+            assertThat(Files.readString(home.resolve("servers.log"))).contains("already in use by another server");
+            assertThat(LocalServers.answers(new RedisServer("shared", "127.0.0.1", redisPort, null)))
+                    .as("no Redis left behind").isFalse();
+        } finally {
+            if (run != null) {
+                run.stop();
             }
+            deleteHome(home);
         }
     }
 
