@@ -53,6 +53,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -110,10 +111,10 @@ public final class JedisTransport implements RedisTransport {
     private final ThreadPoolExecutor background;
     /** Where broken connections are destroyed, see {@link #giveBack}. */
     private final ThreadPoolExecutor destroying;
-    /** Guards {@link #refreshing}. */
-    private final Object refreshLock = new Object();
-    /** Reads a cluster's slot map again every {@link #clusterRefresh}, from the first connect on. */
-    private @Nullable ScheduledThreadPoolExecutor refreshing;
+    /** Reads a cluster's slot map again every {@link #clusterRefresh}, from the first connect on; null without one. */
+    private final @Nullable ScheduledThreadPoolExecutor refreshing;
+    /** Whether a reading of the slot map runs: one at a time. */
+    private final AtomicBoolean readingSlotMap = new AtomicBoolean();
     private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -130,6 +131,9 @@ public final class JedisTransport implements RedisTransport {
         this.destroying = new ThreadPoolExecutor(POOL_SIZE, POOL_SIZE, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 DaemonThreads.named("seatlock-jedis-destroy"));
         this.destroying.allowCoreThreadTimeOut(true);
+        // Starts its thread only when the first connect schedules the reading.
+        this.refreshing = clusterRefresh == null ? null
+                : new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-jedis-cluster-refresh"));
     }
 
     /**
@@ -320,7 +324,9 @@ public final class JedisTransport implements RedisTransport {
         closed = true;
         background.shutdownNow();
         destroying.shutdown(); // the broken connections handed over still get closed
-        stopRefreshing();
+        if (refreshing != null) {
+            refreshing.shutdownNow();
+        }
         subscribers.forEach(Subscriber::close);
         ConnectionProvider current = provider;
         if (current != null) {
@@ -394,6 +400,9 @@ public final class JedisTransport implements RedisTransport {
      * wait on every seed that answers nothing, a command timeout each, past its deadline.
      */
     private void renewSlotMap(ClusterConnectionProvider clusterNodes, HostAndPort answering) {
+        if (readingSlotMap.get()) {
+            return; // every call on a moved slot gets a MOVED until a reading ends: one reading for them all
+        }
         try {
             background.execute(() -> refreshSlotMap(clusterNodes, answering));
         } catch (RejectedExecutionException e) { // closed
@@ -402,22 +411,15 @@ public final class JedisTransport implements RedisTransport {
     }
 
     private void startRefreshing(ClusterConnectionProvider clusterNodes) {
-        synchronized (refreshLock) {
-            if (refreshing != null || closed || clusterRefresh == null) {
-                return;
-            }
-            refreshing = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-jedis-cluster-refresh"));
-            long period = clusterRefresh.toNanos();
+        if (refreshing == null || clusterRefresh == null) {
+            return;
+        }
+        long period = clusterRefresh.toNanos();
+        try {
             refreshing.scheduleWithFixedDelay(() -> refreshSlotMap(clusterNodes, null), period, period,
                     TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void stopRefreshing() {
-        synchronized (refreshLock) { // after closed is set: a refresher started from now on is not started at all
-            if (refreshing != null) {
-                refreshing.shutdownNow();
-            }
+        } catch (RejectedExecutionException e) { // closed
+            log.debug("not reading the slot map again: the transport is closed", e);
         }
     }
 
@@ -426,11 +428,14 @@ public final class JedisTransport implements RedisTransport {
      * else the masters in random order; from the seeds and every node Jedis knows only if none does. Jedis' own
      * periodic refresh, which this replaces, opened a connection to the seeds first each time, so seeds that answer
      * nothing (an address in front of the cluster that went away) held each reading up by a command timeout apiece,
-     * and each reading cost a new connection (a TLS handshake with TLS). One reading at a time: Jedis skips a reading
-     * asked for while another runs. Whatever it throws, the next reading comes: a scheduled task that throws is never
+     * and each reading cost a new connection (a TLS handshake with TLS). One reading at a time: one asked for while
+     * another runs is skipped. Whatever it throws, the next reading comes: a scheduled task that throws is never
      * run again, which ended Jedis' refresh for good on any failure other than a Jedis exception.
      */
     private void refreshSlotMap(ClusterConnectionProvider clusterNodes, @Nullable HostAndPort first) {
+        if (!readingSlotMap.compareAndSet(false, true)) {
+            return;
+        }
         try {
             if (first != null && readSlotMapFrom(clusterNodes, first)) {
                 return;
@@ -448,6 +453,8 @@ public final class JedisTransport implements RedisTransport {
                 throw fatal;
             }
             log.warn("could not read the cluster's slot map again; trying again in {}", clusterRefresh, e);
+        } finally {
+            readingSlotMap.set(false);
         }
     }
 
