@@ -141,6 +141,29 @@ class BookingApiTest {
         assertThat(rows()).isEqualTo(before);
     }
 
+    /**
+     * A field of another JSON type is not read as text (Jackson would take {@code 123} as "123" and book the seat for
+     * a buyer named 123), nor a field given twice (the last would win unseen).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"buyer\":\"x@example.com\",\"name\":123}|invalid-request|\"name\":\"must be a JSON string\"",
+            "{\"buyer\":\"x@example.com\",\"name\":true}|invalid-request|\"name\":\"must be a JSON string\"",
+            "{\"buyer\":\"x@example.com\",\"name\":1.5e3}|invalid-request|\"name\":\"must be a JSON string\"",
+            "{\"buyer\":\"x@example.com\",\"name\":{\"first\":\"X\"}}|invalid-request|\"name\":\"must be a JSON string\"",
+            "{\"buyer\":\"x@example.com\",\"name\":\"Xavier\",\"name\":\"Yann\"}|unreadable-body|each field once",
+            "{\"buyer\":\"x@example.com\",\"name\":\"\u202eXavier\"}|invalid-request|\"name\":\"must not contain control characters"})
+    void fieldsOfAnotherTypeOrGivenTwiceAre400AndWriteNothing(String body, String type, String says) {
+        long before = rows();
+        Set<String> keysBefore = redisKeys();
+        HttpResponse<String> response = app.book("concert", "4B", body);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(response.body()).contains("\"type\":\"/problems/" + type + "\"", says);
+        assertThat(rows()).isEqualTo(before);
+        assertThat(db.buyerOf("concert", "4B")).isNull();
+        assertThat(keysBefore).as("no new Redis keys (some may expire meanwhile)").containsAll(redisKeys());
+    }
+
     @Test // GH-11 item 8
     void unknownPathsAndWrongMethodsAnswerWithAProblemType() {
         HttpResponse<String> unknown = app.get("/api/nope");

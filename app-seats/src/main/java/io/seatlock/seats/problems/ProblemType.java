@@ -14,9 +14,10 @@ public enum ProblemType {
     SEAT_TAKEN("seat-taken", "Seat taken", 409, "the seat is sold (from the Redis hint or the conditional write)"),
     NOT_FOUND("not-found", "Not found", 404, "unknown event, seat or path"),
     BAD_SEAT_ADDRESS("bad-seat-address", "Bad seat address", 400, "malformed event or seat label in the path"),
-    INVALID_REQUEST("invalid-request", "Invalid request", 400, "a field fails validation (`errors` lists them), a malformed "
-            + "`Idempotency-Key`, or another client error"),
-    UNREADABLE_BODY("unreadable-body", "Unreadable body", 400, "malformed JSON, an empty body, an array or a string instead of an object"),
+    INVALID_REQUEST("invalid-request", "Invalid request", 400, "a field fails validation or is not a JSON string (`errors` "
+            + "lists them), a malformed `Idempotency-Key`, or another client error"),
+    UNREADABLE_BODY("unreadable-body", "Unreadable body", 400, "malformed JSON, an empty body, an array or a string instead of an "
+            + "object, a field given twice"),
     BODY_TOO_LARGE("body-too-large", "Body too large", 413, "over 16 KiB, declared or not"),
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405, "e.g. `GET` on the booking resource"),
     NOT_ACCEPTABLE("not-acceptable", "Not acceptable", 406, "no acceptable representation"),

@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.databind.exc.MismatchedInputException;
 
 import java.net.URI;
 import java.util.Map;
@@ -31,14 +32,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
                                                                   HttpHeaders headers, HttpStatusCode status,
                                                                   WebRequest request) {
-        ProblemDetail problem = ProblemType.INVALID_REQUEST.problem("the request body has invalid fields; nothing was written");
-        Map<String, String> errors = ex.getBindingResult().getFieldErrors().stream()
-                .collect(Collectors.toMap(e -> e.getField(), e -> String.valueOf(e.getDefaultMessage()), (a, b) -> a));
-        problem.setProperty("errors", errors);
-        return ResponseEntity.badRequest().body(problem);
+        return invalidFields(ex.getBindingResult().getFieldErrors().stream()
+                .collect(Collectors.toMap(e -> e.getField(), e -> String.valueOf(e.getDefaultMessage()), (a, b) -> a)));
     }
 
-    /** Malformed JSON, an empty body, a JSON array, wrong types; or a body cut off at the size limit. */
+    /**
+     * Malformed JSON, an empty body, a JSON array or string, a field given twice; a field of another JSON type (listed
+     * as an invalid field); or a body cut off at the size limit.
+     */
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
                                                                   HttpHeaders headers, HttpStatusCode status,
@@ -48,10 +49,21 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
                         .body(ProblemType.BODY_TOO_LARGE.problem(cause.getMessage() + "; nothing was written"));
             }
+            if (cause instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()
+                    && mismatch.getPath().get(0).getPropertyName() != null) {
+                return invalidFields(Map.of(mismatch.getPath().get(0).getPropertyName(),
+                        String.class.equals(mismatch.getTargetType()) ? "must be a JSON string" : "has the wrong JSON type"));
+            }
         }
         return ResponseEntity.badRequest().body(ProblemType.UNREADABLE_BODY.problem(
-                "the body must be a JSON object such as {\"buyer\":\"ada@example.com\",\"name\":\"Ada\"}; "
-                        + "nothing was written"));
+                "the body must be a JSON object such as {\"buyer\":\"ada@example.com\",\"name\":\"Ada\"}, "
+                        + "each field once; nothing was written"));
+    }
+
+    private static ResponseEntity<Object> invalidFields(Map<String, String> errors) {
+        ProblemDetail problem = ProblemType.INVALID_REQUEST.problem("the request body has invalid fields; nothing was written");
+        problem.setProperty("errors", errors);
+        return ResponseEntity.badRequest().body(problem);
     }
 
     /**
