@@ -21,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -162,6 +163,34 @@ class BookingApiTest {
         assertThat(rows()).isEqualTo(before);
         assertThat(db.buyerOf("concert", "4B")).isNull();
         assertThat(keysBefore).as("no new Redis keys (some may expire meanwhile)").containsAll(redisKeys());
+    }
+
+    /**
+     * A key that is not one key: two header lines (which the servlet API joins with a comma, so the booking would be
+     * kept under "k1,k2", a key the client never sent), a space, over 100 characters, a comma; the same for a lookup.
+     */
+    @Test
+    void anIdempotencyKeyThatIsNotOneKeyIs400AndWritesNothing() {
+        String body = "{\"buyer\":\"x@example.com\",\"name\":\"X\"}";
+        long before = rows();
+        Set<String> keysBefore = redisKeys();
+        List<HttpResponse<String>> refused = List.of(
+                app.postBooking("concert", "4C", body, "Idempotency-Key", "k1", "Idempotency-Key", "k2"),
+                app.postBooking("concert", "4C", body, "Idempotency-Key", "k1 k2"),
+                app.postBooking("concert", "4C", body, "Idempotency-Key", "k1,k2"),
+                app.postBooking("concert", "4C", body, "Idempotency-Key", "k".repeat(101)),
+                app.postBooking("concert", "4C", body, "Idempotency-Key", ""),
+                app.get("/api/bookings?idempotency-key=k1&idempotency-key=k2"),
+                app.get("/api/bookings?idempotency-key=k1,k2"));
+        assertThat(refused).allSatisfy(response -> {
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+            assertThat(response.body()).contains("\"type\":\"/problems/invalid-request\"", "Idempotency-Key must be");
+        });
+        assertThat(rows()).isEqualTo(before);
+        assertThat(db.buyerOf("concert", "4C")).isNull();
+        assertThat(keysBefore).as("no new Redis keys (some may expire meanwhile)").containsAll(redisKeys());
+        assertThat(app.postBooking("concert", "4C", body, "Idempotency-Key", "k1").statusCode()).isEqualTo(201);
+        assertThat(app.get("/api/bookings?idempotency-key=k1").body()).contains("\"seat\":\"4C\"");
     }
 
     @Test // GH-11 item 8

@@ -63,6 +63,13 @@ public final class SeatsReplica implements AutoCloseable {
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
+    /** A booking with these headers, given as name, value, name, value... (a name given twice sends two lines). */
+    public HttpResponse<String> postBooking(String event, String seat, String json, String... headers) {
+        return send(HttpRequest.newBuilder(uri("/api/events/" + event + "/seats/" + seat + "/booking"))
+                .header("Content-Type", "application/json").headers(headers)
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     /** A booking with an {@code Idempotency-Key} header, as a client that may retry sends it. */
     public HttpResponse<String> book(String event, String seat, String buyer, String name, String idempotencyKey) {
         return send(HttpRequest.newBuilder(uri("/api/events/" + event + "/seats/" + seat + "/booking"))

@@ -24,7 +24,11 @@ import java.util.regex.Pattern;
 @Tag(name = "Bookings", description = "Book a seat; look a booking up by its Idempotency-Key")
 class BookingController {
 
-    private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7E]{1,100}");
+    /**
+     * Printable ASCII but the comma: the servlet API joins two header lines (or two parameters) with a comma, and a
+     * booking must not be kept under a key its client never sent.
+     */
+    private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x2B\\x2D-\\x7E]{1,100}");
 
     private final BookingService bookings;
 
