@@ -19,6 +19,7 @@ import java.io.EOFException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,6 +116,16 @@ class OperationsApiTest {
 
         assertThat(problem.get("type").asString()).isEqualTo("/problems/internal-error");
         assertThat(problem.get("detail").asString()).doesNotContain("a test failure"); // the cause goes to the log only
+    }
+
+    /** Paths Tomcat refuses before any servlet sees them (an encoded slash, backslash or NUL) get a problem too. */
+    @Test
+    void pathsTheServerRefusesItselfAreProblemsToo() throws Exception {
+        for (String path : List.of("/api/operations%00", "/api/%2E%2E%2Foperations%2F", "/api/%5Coperations")) {
+            JsonNode problem = problem(get(path), 400);
+            assertThat(problem.get("type").asString()).isEqualTo("/problems/bad-request");
+            assertThat(problem.get("detail").asString()).contains("refused the request");
+        }
     }
 
     @Test

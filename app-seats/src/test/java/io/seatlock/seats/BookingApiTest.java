@@ -193,6 +193,22 @@ class BookingApiTest {
         assertThat(app.get("/api/bookings?idempotency-key=k1").body()).contains("\"seat\":\"4C\"");
     }
 
+    /** Paths Tomcat refuses before any servlet sees them (an encoded slash, backslash or NUL) get a problem too. */
+    @ParameterizedTest
+    @ValueSource(strings = {"/api/events/concert/seats/%00", "/api/events/concert/seats/..%2F..%2Fetc",
+            "/api/events/concert/seats/%5C", "/api/events/concert/seats/4D%2F..%2F4E/booking"})
+    void pathsTheServerRefusesItselfAre400WithAProblem(String path) {
+        long before = rows();
+        for (HttpResponse<String> response : List.of(app.get(path),
+                app.post(path, "{\"buyer\":\"x@example.com\",\"name\":\"X\"}"))) {
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+            assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(response.body()).contains("\"type\":\"/problems/invalid-request\"", "\"status\":400")
+                    .doesNotContain("<html");
+        }
+        assertThat(rows()).isEqualTo(before);
+    }
+
     @Test // GH-11 item 8
     void unknownPathsAndWrongMethodsAnswerWithAProblemType() {
         HttpResponse<String> unknown = app.get("/api/nope");

@@ -65,9 +65,16 @@ public final class SeatsReplica implements AutoCloseable {
 
     /** A booking with these headers, given as name, value, name, value... (a name given twice sends two lines). */
     public HttpResponse<String> postBooking(String event, String seat, String json, String... headers) {
-        return send(HttpRequest.newBuilder(uri("/api/events/" + event + "/seats/" + seat + "/booking"))
-                .header("Content-Type", "application/json").headers(headers)
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+        return post("/api/events/" + event + "/seats/" + seat + "/booking", json, headers);
+    }
+
+    /** A JSON body to {@code path}, with these headers as in {@link #postBooking}. */
+    public HttpResponse<String> post(String path, String json, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json");
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request.POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
     /** A booking with an {@code Idempotency-Key} header, as a client that may retry sends it. */

@@ -30,11 +30,15 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                                                           WebRequest request) {
         if (body instanceof ProblemDetail problem && (problem.getType() == null
                 || URI.create("about:blank").equals(problem.getType()))) {
-            HttpStatus known = HttpStatus.resolve(status.value());
-            String name = known == null ? "status-" + status.value() : known.name().toLowerCase(Locale.ROOT).replace('_', '-');
-            problem.setType(URI.create(PREFIX + name));
+            problem.setType(typeFor(status.value()));
         }
         return super.createResponseEntity(body, headers, status, request);
+    }
+
+    /** The type of an error that has none of its own: named after its status, {@code /problems/not-found}. */
+    static URI typeFor(int status) {
+        HttpStatus known = HttpStatus.resolve(status);
+        return URI.create(PREFIX + (known == null ? "status-" + status : known.name().toLowerCase(Locale.ROOT).replace('_', '-')));
     }
 
     /** Anything unexpected: the cause goes to the log, not to the client. */

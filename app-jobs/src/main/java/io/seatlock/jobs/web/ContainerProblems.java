@@ -1,0 +1,87 @@
+package io.seatlock.jobs.web;
+
+import org.apache.catalina.Pipeline;
+import org.apache.catalina.Valve;
+import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
+import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.valves.ErrorReportValve;
+import org.apache.coyote.ActionCode;
+import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * What Tomcat answers by itself, before any servlet sees the request (a path with an encoded slash or backslash, or a
+ * NUL), is a problem too, typed by its status as Spring MVC's own errors are ({@link ProblemHandler}); Tomcat's
+ * error report valve wrote an HTML page. An error that reached Spring MVC has its body by then and is left alone.
+ */
+@Component
+class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> {
+
+    private final JsonMapper json;
+
+    ContainerProblems(JsonMapper json) {
+        this.json = json;
+    }
+
+    @Override
+    public void customize(ConfigurableTomcatWebServerFactory factory) {
+        factory.addContextCustomizers(context -> {
+            Pipeline host = context.getParent().getPipeline();
+            for (Valve valve : host.getValves()) {
+                if (valve instanceof ErrorReportValve) {
+                    host.removeValve(valve); // Spring Boot's, showing no report
+                }
+            }
+            host.addValve(new ProblemReportValve(json));
+            if (context.getParent() instanceof StandardHost standard) {
+                // else the host adds Tomcat's own when it starts, which, added last, would write first
+                standard.setErrorReportValveClass(ProblemReportValve.class.getName());
+            }
+        });
+    }
+
+    static final class ProblemReportValve extends ErrorReportValve {
+
+        private final JsonMapper json;
+
+        ProblemReportValve(JsonMapper json) {
+            this.json = json;
+        }
+
+        @Override
+        protected void report(Request request, Response response, Throwable throwable) {
+            int status = response.getStatus();
+            if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
+                return;
+            }
+            AtomicBoolean ioAllowed = new AtomicBoolean();
+            response.getCoyoteResponse().action(ActionCode.IS_IO_ALLOWED, ioAllowed);
+            if (!ioAllowed.get()) {
+                return;
+            }
+            HttpStatus known = HttpStatus.resolve(status);
+            Map<String, Object> problem = new LinkedHashMap<>();
+            problem.put("type", ProblemHandler.typeFor(status).toString());
+            problem.put("title", known == null ? "Error" : known.getReasonPhrase());
+            problem.put("status", status);
+            problem.put("detail", "the server refused the request before the application read it (an encoded slash "
+                    + "or backslash, or a NUL, in the path, say)");
+            try {
+                response.setContentType("application/problem+json"); // JSON is UTF-8: no charset, as Spring MVC writes it
+                response.getOutputStream().write(json.writeValueAsBytes(problem));
+                response.finishResponse();
+            } catch (IOException | RuntimeException e) {
+                container.getLogger().debug("could not write the problem body", e);
+            }
+        }
+    }
+}
