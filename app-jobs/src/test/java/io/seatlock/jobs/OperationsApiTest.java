@@ -133,5 +133,9 @@ class OperationsApiTest {
         assertThat(problem(get("/api/no-such-thing"), 404).get("type").asString()).isEqualTo("/problems/not-found");
         assertThat(problem(send("/api/operations", "DELETE"), 405).get("type").asString())
                 .isEqualTo("/problems/method-not-allowed");
+        // answered by the container inside the application: Spring Boot's error page gave {"timestamp", "error"}
+        assertThat(problem(send("/api/operations", "TRACE"), 405).get("type").asString())
+                .isEqualTo("/problems/method-not-allowed");
+        assertThat(problem(get("/error"), 404).get("type").asString()).isEqualTo("/problems/not-found");
     }
 }

@@ -17,6 +17,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -207,6 +208,24 @@ class BookingApiTest {
                     .doesNotContain("<html");
         }
         assertThat(rows()).isEqualTo(before);
+    }
+
+    /**
+     * Errors the servlet container answers inside the application (a TRACE, which Tomcat refuses) are problems too, and
+     * {@code /error} is no page of its own: Spring Boot's error page answered both with {"timestamp", "error"}, and
+     * {@code /error} with a 500.
+     */
+    @Test
+    void errorsTheContainerAnswersAreProblemsAndErrorIsNoPage() {
+        HttpResponse<String> trace = SeatsReplica.send(HttpRequest.newBuilder(app.uri("/api/events"))
+                .method("TRACE", HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(trace.statusCode()).isEqualTo(405);
+        assertThat(trace.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(trace.body()).contains("\"type\":\"/problems/method-not-allowed\"", "\"status\":405");
+        HttpResponse<String> error = app.get("/error");
+        assertThat(error.statusCode()).isEqualTo(404);
+        assertThat(error.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(error.body()).contains("\"type\":\"/problems/not-found\"");
     }
 
     @Test // GH-11 item 8

@@ -120,7 +120,7 @@ public final class SeatsReplica implements AutoCloseable {
         return context;
     }
 
-    private static HttpResponse<String> send(HttpRequest request) {
+    static HttpResponse<String> send(HttpRequest request) {
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

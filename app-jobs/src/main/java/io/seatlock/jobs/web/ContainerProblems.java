@@ -73,8 +73,7 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
             problem.put("type", ProblemHandler.typeFor(status).toString());
             problem.put("title", known == null ? "Error" : known.getReasonPhrase());
             problem.put("status", status);
-            problem.put("detail", "the server refused the request before the application read it (an encoded slash "
-                    + "or backslash, or a NUL, in the path, say)");
+            problem.put("detail", detail(request, response, throwable));
             try {
                 response.setContentType("application/problem+json"); // JSON is UTF-8: no charset, as Spring MVC writes it
                 response.getOutputStream().write(json.writeValueAsBytes(problem));
@@ -82,6 +81,19 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
             } catch (IOException | RuntimeException e) {
                 container.getLogger().debug("could not write the problem body", e);
             }
+        }
+
+        /** What happened, in the server's words; nothing of the request's own. */
+        private static String detail(Request request, Response response, Throwable throwable) {
+            if (throwable != null) {
+                return "the request failed unexpectedly; the replica logged why";
+            }
+            if (request.getContext() == null) {
+                return "the server refused the request before the application read it (an encoded slash or backslash, "
+                        + "or a NUL, in the path, say)";
+            }
+            String message = response.getMessage();
+            return message == null || message.isBlank() ? "the server answered " + response.getStatus() : message;
         }
     }
 }
