@@ -14,14 +14,20 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -157,6 +163,95 @@ class OutboxRelayFaultTest {
         assertThat(receivedPerKey().values()).containsOnly(1L);
         assertThat(db.queryForList("SELECT attempts FROM email_outbox WHERE status = 'SENT' AND recipient LIKE 'fan%D@%'",
                 Integer.class)).hasSize(seats.size()).allSatisfy(attempts -> assertThat(attempts).isLessThanOrEqualTo(3));
+    }
+
+    /**
+     * A recipient the SMTP server refuses (550: no such mailbox) is that row's failure, not the replica's SMTP's: the
+     * relay goes on with the next rows at once. It took the refusal for a broken SMTP and stopped claiming for its
+     * failure pause, each time the row came due again (with the row's back-off grown to ten minutes, a pause of ten
+     * minutes more for every confirmation behind it).
+     */
+    @Test
+    void aRecipientTheServerRefusesHoldsUpNoOtherConfirmation() throws Exception {
+        RefusingSmtp smtp = refusingSmtp();
+        SeatsReplica relay = replica("refused", smtp.port(), null, Map.of("seats.relay.interval", "100ms",
+                "seats.relay.failure-pause", "1h", "seats.relay.max-backoff", "2h"));
+        assertThat(relay.book("concert", "1F", "refused@example.com", "Ray").statusCode()).isEqualTo(201);
+        await().atMost(Duration.ofSeconds(30)).until(() -> db.queryForObject(
+                "SELECT count(*) FROM email_outbox WHERE recipient = 'refused@example.com' AND attempts > 0", Long.class) > 0);
+        for (String seat : List.of("2F", "3F", "4F")) {
+            assertThat(relay.book("concert", seat, "fan" + seat + "@example.com", "Fan").statusCode()).isEqualTo(201);
+        }
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> smtp.delivered().size() == 3);
+        assertThat(smtp.delivered()).containsExactlyInAnyOrder("<fan2F@example.com>", "<fan3F@example.com>",
+                "<fan4F@example.com>");
+        assertThat(db.queryForObject("SELECT count(*) FROM email_outbox WHERE status = 'SENT' AND recipient LIKE 'fan_F@%'",
+                Long.class)).isEqualTo(3);
+        assertThat(db.queryForMap("SELECT status, last_error FROM email_outbox WHERE recipient = 'refused@example.com'"))
+                .containsEntry("status", "PENDING").hasEntrySatisfying("last_error", error ->
+                        assertThat((String) error).contains("550"));
+        assertThat(relay.counter("seats.outbox.paused")).as("the replica did not stop claiming").isZero();
+    }
+
+    /** An SMTP server that refuses each recipient whose address starts with "refused", and takes the others. */
+    private record RefusingSmtp(int port, List<String> delivered) {
+    }
+
+    private RefusingSmtp refusingSmtp() throws IOException {
+        ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        cleanup.add(server);
+        List<String> delivered = new CopyOnWriteArrayList<>();
+        Thread acceptor = new Thread(() -> {
+            while (!server.isClosed()) {
+                try (Socket client = server.accept()) {
+                    client.setSoTimeout(10_000);
+                    converse(client, delivered);
+                } catch (IOException e) {
+                    // the client went away, or the test ended and closed the server
+                }
+            }
+        }, "refusing-smtp");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        return new RefusingSmtp(server.getLocalPort(), delivered);
+    }
+
+    /** One SMTP session: what the relay's mail client says, and the server's replies. */
+    private static void converse(Socket client, List<String> delivered) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+        Writer out = new OutputStreamWriter(client.getOutputStream(), StandardCharsets.UTF_8);
+        List<String> recipients = new ArrayList<>();
+        String reply = "220 refusing-smtp";
+        for (String line = ""; line != null; line = in.readLine()) {
+            String command = line.toUpperCase(Locale.ROOT);
+            if (command.startsWith("RCPT TO:")) {
+                String to = line.substring("RCPT TO:".length()).trim();
+                reply = to.startsWith("<refused") ? "550 5.1.1 no such mailbox" : "250 ok";
+                if (reply.startsWith("250")) {
+                    recipients.add(to);
+                }
+            } else if (command.equals("DATA")) {
+                out.write("354 go on\r\n");
+                out.flush();
+                for (String data = in.readLine(); data != null && !data.equals("."); data = in.readLine()) {
+                    // the message itself is not looked at
+                }
+                delivered.addAll(recipients);
+                recipients.clear();
+                reply = "250 queued";
+            } else if (command.equals("QUIT")) {
+                reply = "221 bye";
+            } else if (!line.isEmpty()) { // EHLO, MAIL, RSET, NOOP
+                recipients.removeIf(r -> command.startsWith("MAIL") || command.startsWith("RSET"));
+                reply = "250 ok";
+            }
+            out.write(reply + "\r\n");
+            out.flush();
+            if (reply.startsWith("221")) {
+                return;
+            }
+        }
     }
 
     @Test

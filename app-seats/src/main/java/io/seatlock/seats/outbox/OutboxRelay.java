@@ -3,18 +3,24 @@ package io.seatlock.seats.outbox;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.seats.SeatsProperties;
 import jakarta.mail.MessagingException;
+import jakarta.mail.SendFailedException;
+import jakarta.mail.internet.AddressException;
 import jakarta.mail.internet.MimeMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.mail.MailException;
+import org.springframework.mail.MailParseException;
+import org.springframework.mail.MailSendException;
 import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.mail.javamail.MimeMessageHelper;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -29,7 +35,8 @@ import java.util.Optional;
  * <p>A failed send says as much about this replica's SMTP as about the row, so the replica that failed
  * stops claiming for {@code seats.relay.failure-pause} (doubling while it keeps failing), longer than the
  * row's first back-off: a replica with a broken SMTP hands its rows to the healthy ones instead of winning
- * them back each time they come due. After the pause it tries one row; one that goes out ends the pause.
+ * them back each time they come due. After the pause it tries one row; one that goes out ends the pause. A recipient
+ * the SMTP server refused is that row's failure alone: the row backs off, the replica goes on.
  */
 @Component
 class OutboxRelay {
@@ -112,7 +119,10 @@ class OutboxRelay {
         try {
             mail.send(message(row));
         } catch (MailException | MessagingException e) {
-            return Optional.of(retryLater(row, e));
+            Duration backoff = retryLater(row, e);
+            // A recipient the server refused (or no mail client could address) says nothing of this replica's SMTP,
+            // which answered: no pause, else every confirmation behind that row would wait each time it came due.
+            return refusesTheRecipient(e) ? Optional.empty() : Optional.of(backoff);
         }
         try {
             jdbc.sql("""
@@ -146,6 +156,28 @@ class OutboxRelay {
         log.warn("could not send {} (attempt {}), retrying in {} s: {}", row.idempotencyKey(), row.attempts() + 1,
                 backoff, error.getMessage());
         return Duration.ofSeconds(backoff);
+    }
+
+    /**
+     * Whether the send failed for this row's recipient alone: the SMTP server refused it (a {@link SendFailedException}
+     * naming invalid addresses, as for {@code 550 no such mailbox}), or it is no address the mail client can write.
+     */
+    private static boolean refusesTheRecipient(Exception failure) {
+        List<Throwable> causes = new ArrayList<>();
+        causes.add(failure);
+        if (failure instanceof MailSendException send) {
+            causes.addAll(send.getFailedMessages().values());
+        }
+        for (Throwable top : causes) {
+            for (Throwable cause = top; cause != null; cause = cause.getCause()) {
+                if (cause instanceof AddressException || cause instanceof MailParseException
+                        || cause instanceof SendFailedException refused && refused.getInvalidAddresses() != null
+                        && refused.getInvalidAddresses().length > 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** {@code first} doubled {@code times} times, at most {@code seats.relay.max-backoff}. */
