@@ -64,6 +64,11 @@ class BookingOutcomeTest {
                     .as("another buyer's key is another booking: taken").isEqualTo(409);
             assertThat(app.book("concert", "10E", "ada@example.com", "Ada", "ada-9e-1").statusCode())
                     .as("a key names one booking").isEqualTo(422);
+            HttpResponse<String> otherBuyer = app.book("concert", "9E", "eve@example.com", "Eve", "ada-9e-1");
+            assertThat(otherBuyer.statusCode()).as("a retry sends what the first request sent").isEqualTo(422);
+            assertThat(otherBuyer.body()).contains("/problems/idempotency-key-reused").doesNotContain("ada@example.com");
+            assertThat(db.queryForObject("SELECT buyer_email FROM seats WHERE event_id = 'concert' AND label = '9E'",
+                    String.class)).isEqualTo("ada@example.com");
             assertThat(app.get("/api/bookings?idempotency-key=never-used").statusCode()).isEqualTo(404);
             assertThat(db.queryForObject("SELECT count(*) FROM email_outbox WHERE booking_id = ?::uuid", Long.class,
                     bookingId)).as("one confirmation, retry or not").isEqualTo(1);

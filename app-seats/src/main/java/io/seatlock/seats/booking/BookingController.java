@@ -46,7 +46,8 @@ class BookingController {
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
             @ApiResponse(responseCode = "413", description = "body-too-large: over 16 KiB; nothing written",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
-            @ApiResponse(responseCode = "422", description = "idempotency-key-reused: the key names a booking of another seat",
+            @ApiResponse(responseCode = "422", description = "idempotency-key-reused: the key names a booking of another seat, "
+                    + "or of this seat for another buyer",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
             @ApiResponse(responseCode = "503", description = "database-unavailable (nothing was booked) or "
                     + "outcome-unknown (the connection broke during COMMIT: retry with the same Idempotency-Key)",

@@ -56,7 +56,7 @@ public class BookingService {
         if (idempotencyKey != null) {
             Optional<BookingConfirmation> earlier = referee.findByIdempotencyKey(idempotencyKey);
             if (earlier.isPresent()) {
-                return replay(seat, earlier.get());
+                return replay(seat, request, earlier.get());
             }
         }
         try {
@@ -66,7 +66,7 @@ public class BookingService {
             if (idempotencyKey != null) {
                 Optional<BookingConfirmation> made = referee.findByIdempotencyKey(idempotencyKey);
                 if (made.isPresent()) {
-                    return replay(seat, made.get());
+                    return replay(seat, request, made.get());
                 }
             }
             throw e;
@@ -78,8 +78,10 @@ public class BookingService {
         return referee.findByIdempotencyKey(idempotencyKey);
     }
 
-    private BookingConfirmation replay(SeatId seat, BookingConfirmation earlier) {
-        if (!earlier.event().equals(seat.event()) || !earlier.seat().equals(seat.seat())) {
+    /** The booking {@code earlier} again, if this request is its retry: the same seat for the same buyer. */
+    private BookingConfirmation replay(SeatId seat, BookingRequest request, BookingConfirmation earlier) {
+        if (!earlier.event().equals(seat.event()) || !earlier.seat().equals(seat.seat())
+                || !earlier.buyer().equals(request.buyer())) {
             throw new IdempotencyKeyReused(seat);
         }
         count("replayed");

@@ -28,7 +28,8 @@ public enum ProblemType {
             + "retry with the same `Idempotency-Key` or look it up"),
     MAP_STREAM_FULL("map-stream-full", "Map stream full", 503, "this replica pushes the seat map to `seats.map-max-viewers` "
             + "pages already (or is shutting down); poll `GET /api/events/{event}/seats` instead"),
-    IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", "Idempotency-Key reused", 422, "the `Idempotency-Key` already names a booking of another seat"),
+    IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", "Idempotency-Key reused", 422, "the `Idempotency-Key` already names a booking of another seat, "
+            + "or of this seat for another buyer"),
     INTERNAL_ERROR("internal-error", "Internal error", 500, "anything unexpected (logged); look a booking up before retrying");
 
     private static final String PREFIX = "/problems/";
