@@ -19,8 +19,11 @@ public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
 
     /** The longest lock name. */
     public static final int MAX_NAME_LENGTH = 200;
-    /** The longest ttl: longer work renews a shorter lease. */
-    public static final Duration MAX_TTL = Duration.ofDays(1);
+    /**
+     * The longest ttl, 30 days: room for a ShedLock {@code lockAtMostFor} of days (a weekly job's), which is granted
+     * as one lease and never renewed; longer work renews a shorter lease.
+     */
+    public static final Duration MAX_TTL = Duration.ofDays(30);
 
     /**
      * Validates every part.
@@ -65,7 +68,7 @@ public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
      * Checks a ttl.
      * @param ttl the ttl
      * @return the ttl
-     * @throws IllegalArgumentException if it is not positive, under 1 ms or over a day
+     * @throws IllegalArgumentException if it is not positive, under 1 ms or over {@link #MAX_TTL}
      */
     public static Duration requireValidTtl(@Nullable Duration ttl) {
         if (ttl == null || ttl.isNegative() || ttl.isZero()) {
@@ -75,8 +78,8 @@ public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
             throw new IllegalArgumentException("lock ttl must be at least 1 ms, was " + ttl);
         }
         if (ttl.compareTo(MAX_TTL) > 0) {
-            throw new IllegalArgumentException("lock ttl " + ttl + " exceeds the maximum of " + MAX_TTL
-                    + "; renew a shorter lease instead");
+            throw new IllegalArgumentException("lock ttl " + ttl + " exceeds the maximum of " + MAX_TTL.toDays()
+                    + " days; renew a shorter lease instead");
         }
         return ttl;
     }

@@ -2,6 +2,7 @@ package io.seatlock.lock.shedlock;
 
 import io.seatlock.lock.redis.TestTransports;
 import io.seatlock.lock.redis.RedisKeys;
+import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
@@ -21,6 +22,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -97,6 +99,23 @@ class SeatlockLockProviderContractTest extends AbstractExtensibleLockProviderInt
         stale.unlock();
         assertLocked(name);
         assertThat(lock(Duration.ofMinutes(1))).isEmpty();
+    }
+
+    /**
+     * A weekly job's lockAtMostFor of days is granted, as ShedLock's own providers grant it, and held that long: lock()
+     * threw while the lock's longest ttl was a day, so such a job never ran.
+     */
+    @Test
+    void aLockAtMostForOfDaysIsGrantedAndHeldThatLong() {
+        Duration week = Duration.ofDays(7);
+        SimpleLock weekly = lock(week).orElseThrow();
+        assertThat(pttl()).isBetween(week.minusMinutes(1).toMillis(), week.toMillis());
+        assertThat(lock(Duration.ofMinutes(1))).as("held").isEmpty();
+        weekly.unlock();
+        assertUnlocked(name);
+        assertThatThrownBy(() -> lock(LockSpec.MAX_TTL.plusDays(1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("exceeds the maximum of 30 days");
+        assertUnlocked(name);
     }
 
     @Test // GH-10 item 3: lock() promises a lock or empty, never an exception, even for a lockAtMostFor that has passed
