@@ -19,9 +19,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * What Tomcat answers by itself, before any servlet sees the request (a path with an encoded slash or backslash, or a
- * NUL), is a problem too, typed by its status as Spring MVC's own errors are ({@link ProblemHandler}); Tomcat's
- * error report valve wrote an HTML page. An error that reached Spring MVC has its body by then and is left alone.
+ * What Tomcat answers by itself is a problem too, typed by its status as Spring MVC's own errors are
+ * ({@link ProblemHandler}): a request it refuses before any servlet sees it (a path with an encoded slash or
+ * backslash, or a NUL), and, with Spring Boot's error page off ({@code application.yml}), an error it answers inside
+ * the application (a {@code TRACE}, an exception past Spring MVC). Its error report valve wrote an HTML page. An error
+ * that reached Spring MVC has its body by then and is left alone.
  */
 @Component
 class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> {

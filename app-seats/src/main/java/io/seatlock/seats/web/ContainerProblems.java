@@ -19,9 +19,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * What Tomcat answers by itself, before any servlet sees the request (a path with an encoded slash or backslash, or a
- * NUL), is a problem too: its error report valve wrote an HTML page. Errors that reach Spring MVC are its own
- * ({@link ProblemHandler}) and have a body by then, which this leaves alone.
+ * What Tomcat answers by itself is a problem too: a request it refuses before any servlet sees it (a path with an
+ * encoded slash or backslash, or a NUL), and, with Spring Boot's error page off ({@code application.yml}), an error it
+ * answers inside the application (a {@code TRACE}, an exception past Spring MVC). Its error report valve wrote an HTML
+ * page. Errors that reach Spring MVC are {@link ProblemHandler}'s and have a body by then, which this leaves alone.
  */
 @Component
 class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> {
