@@ -228,6 +228,15 @@ class BookingApiTest {
         assertThat(error.body()).contains("\"type\":\"/problems/not-found\"");
     }
 
+    /** The stream asked for as JSON is not acceptable; it answered that "stream" is no seat label. */
+    @Test
+    void theMapStreamAskedForAsJsonIsNotAcceptable() {
+        HttpResponse<String> response = app.get("/api/events/concert/seats/stream", "Accept", "application/json");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(406);
+        assertThat(response.body()).contains("\"type\":\"/problems/not-acceptable\"");
+        assertThat(app.get("/api/events/concert/seats/1A", "Accept", "application/json").statusCode()).isEqualTo(200);
+    }
+
     @Test // GH-11 item 8
     void unknownPathsAndWrongMethodsAnswerWithAProblemType() {
         HttpResponse<String> unknown = app.get("/api/nope");

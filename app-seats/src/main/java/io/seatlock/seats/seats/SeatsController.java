@@ -93,7 +93,8 @@ class SeatsController {
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class))),
             @ApiResponse(responseCode = "404", description = "not-found: no such event or seat",
                     content = @Content(schema = @Schema(implementation = ProblemDetail.class)))})
-    @GetMapping("/api/events/{event}/seats/{seat}")
+    // Not "stream": the stream asked for as another type is 406, not a seat label that fails to parse
+    @GetMapping("/api/events/{event}/seats/{seat:(?!stream$).+}")
     SeatMap.SeatDetail seat(@PathVariable String event, @PathVariable String seat) {
         SeatId id = SeatId.parse(event, seat);
         return seatMap.seat(id).orElseThrow(() -> new SeatNotFound("seat " + id));
