@@ -210,6 +210,19 @@ class BookingApiTest {
         assertThat(rows()).isEqualTo(before);
     }
 
+    /** A Host header Tomcat cannot read: a 400 problem that says so (it said the request had failed unexpectedly). */
+    @Test
+    void aMalformedHostHeaderIs400WithAProblem() throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", app.uri("/").getPort())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write("GET /api/events HTTP/1.1\r\nHost: bad host\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(response).startsWith("HTTP/1.1 400").contains("Content-Type: application/problem+json",
+                    "\"type\":\"/problems/invalid-request\"", "refused the request").doesNotContain("unexpectedly");
+        }
+    }
+
     /**
      * Errors the servlet container answers inside the application (a TRACE, which Tomcat refuses) are problems too, and
      * {@code /error} is no page of its own: Spring Boot's error page answered both with {"timestamp", "error"}, and

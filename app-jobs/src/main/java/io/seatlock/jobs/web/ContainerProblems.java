@@ -75,7 +75,7 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
             problem.put("type", ProblemHandler.typeFor(status).toString());
             problem.put("title", known == null ? "Error" : known.getReasonPhrase());
             problem.put("status", status);
-            problem.put("detail", detail(request, response, throwable));
+            problem.put("detail", detail(request, response));
             try {
                 response.setContentType("application/problem+json"); // JSON is UTF-8: no charset, as Spring MVC writes it
                 response.getOutputStream().write(json.writeValueAsBytes(problem));
@@ -86,16 +86,16 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
         }
 
         /** What happened, in the server's words; nothing of the request's own. */
-        private static String detail(Request request, Response response, Throwable throwable) {
-            if (throwable != null) {
+        private static String detail(Request request, Response response) {
+            if (response.getStatus() >= 500) {
                 return "the request failed unexpectedly; the replica logged why";
             }
-            if (request.getContext() == null) {
-                return "the server refused the request before the application read it (an encoded slash or backslash, "
-                        + "or a NUL, in the path, say)";
-            }
             String message = response.getMessage();
-            return message == null || message.isBlank() ? "the server answered " + response.getStatus() : message;
+            if (request.getContext() == null || message == null || message.isBlank()) {
+                return "the server refused the request before the application read it (a malformed Host header, or an "
+                        + "encoded slash or backslash or a NUL in the path, say)";
+            }
+            return message;
         }
     }
 }
