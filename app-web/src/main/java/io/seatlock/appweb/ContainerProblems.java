@@ -1,4 +1,4 @@
-package io.seatlock.jobs.web;
+package io.seatlock.appweb;
 
 import org.apache.catalina.Pipeline;
 import org.apache.catalina.Valve;
@@ -9,29 +9,35 @@ import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
-import org.springframework.http.HttpStatus;
-import org.springframework.stereotype.Component;
+import org.springframework.http.ProblemDetail;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 
 /**
- * What Tomcat answers by itself is a problem too, typed by its status as Spring MVC's own errors are
- * ({@link ProblemHandler}): a request it refuses before any servlet sees it (a path with an encoded slash or
- * backslash, or a NUL), and, with Spring Boot's error page off ({@code application.yml}), an error it answers inside
- * the application (a {@code TRACE}, an exception past Spring MVC). Its error report valve wrote an HTML page. An error
- * that reached Spring MVC has its body by then and is left alone.
+ * What Tomcat answers by itself, as an RFC 9457 problem of the application's types: a request it refuses before any
+ * servlet sees it (a malformed Host header; a path with an encoded slash or backslash, or a NUL), and, with Spring
+ * Boot's error page off, an error it answers inside the application (a {@code TRACE}, an exception past Spring MVC).
+ * Tomcat's error report valve wrote an HTML page. An error that reached Spring MVC has its body by then and is left
+ * alone. An application registers one as a bean, naming the problem type and title for each status.
  */
-@Component
-class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> {
+public final class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> {
 
     private final JsonMapper json;
+    private final IntFunction<ProblemDetail> problemFor;
 
-    ContainerProblems(JsonMapper json) {
-        this.json = json;
+    /**
+     * @param json       writes the problem bodies
+     * @param problemFor the application's problem for a status: its {@code type} and {@code title} are written
+     */
+    public ContainerProblems(JsonMapper json, IntFunction<ProblemDetail> problemFor) {
+        this.json = Objects.requireNonNull(json, "json");
+        this.problemFor = Objects.requireNonNull(problemFor, "problemFor");
     }
 
     @Override
@@ -43,7 +49,7 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
                     host.removeValve(valve); // Spring Boot's, showing no report
                 }
             }
-            host.addValve(new ProblemReportValve(json));
+            host.addValve(new ProblemReportValve(json, problemFor));
             if (context.getParent() instanceof StandardHost standard) {
                 // else the host adds Tomcat's own when it starts, which, added last, would write first
                 standard.setErrorReportValveClass(ProblemReportValve.class.getName());
@@ -54,9 +60,11 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
     static final class ProblemReportValve extends ErrorReportValve {
 
         private final JsonMapper json;
+        private final IntFunction<ProblemDetail> problemFor;
 
-        ProblemReportValve(JsonMapper json) {
+        ProblemReportValve(JsonMapper json, IntFunction<ProblemDetail> problemFor) {
             this.json = json;
+            this.problemFor = problemFor;
         }
 
         @Override
@@ -70,10 +78,12 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
             if (!ioAllowed.get()) {
                 return;
             }
-            HttpStatus known = HttpStatus.resolve(status);
+            ProblemDetail kind = problemFor.apply(status);
             Map<String, Object> problem = new LinkedHashMap<>();
-            problem.put("type", ProblemHandler.typeFor(status).toString());
-            problem.put("title", known == null ? "Error" : known.getReasonPhrase());
+            problem.put("type", String.valueOf(kind.getType()));
+            if (kind.getTitle() != null) {
+                problem.put("title", kind.getTitle());
+            }
             problem.put("status", status);
             problem.put("detail", detail(request, response));
             try {
