@@ -166,7 +166,7 @@ class OutboxRelayFaultTest {
     }
 
     /**
-     * A recipient the SMTP server refuses (550: no such mailbox) is that row's failure, not the replica's SMTP's: the
+     * A recipient the SMTP server refuses (550 no such mailbox, or 450 busy) is that row's failure, not the replica's SMTP's: the
      * relay goes on with the next rows at once. It took the refusal for a broken SMTP and stopped claiming for its
      * failure pause, each time the row came due again (with the row's back-off grown to ten minutes, a pause of ten
      * minutes more for every confirmation behind it).
@@ -177,8 +177,9 @@ class OutboxRelayFaultTest {
         SeatsReplica relay = replica("refused", smtp.port(), null, Map.of("seats.relay.interval", "100ms",
                 "seats.relay.failure-pause", "1h", "seats.relay.max-backoff", "2h"));
         assertThat(relay.book("concert", "1F", "refused@example.com", "Ray").statusCode()).isEqualTo(201);
+        assertThat(relay.book("concert", "5F", "refused-for-now@example.com", "Bea").statusCode()).isEqualTo(201);
         await().atMost(Duration.ofSeconds(30)).until(() -> db.queryForObject(
-                "SELECT count(*) FROM email_outbox WHERE recipient = 'refused@example.com' AND attempts > 0", Long.class) > 0);
+                "SELECT count(*) FROM email_outbox WHERE recipient LIKE 'refused%' AND attempts > 0", Long.class) == 2);
         for (String seat : List.of("2F", "3F", "4F")) {
             assertThat(relay.book("concert", seat, "fan" + seat + "@example.com", "Fan").statusCode()).isEqualTo(201);
         }
@@ -191,10 +192,16 @@ class OutboxRelayFaultTest {
         assertThat(db.queryForMap("SELECT status, last_error FROM email_outbox WHERE recipient = 'refused@example.com'"))
                 .containsEntry("status", "PENDING").hasEntrySatisfying("last_error", error ->
                         assertThat((String) error).contains("550"));
+        assertThat(db.queryForMap("SELECT status, last_error FROM email_outbox WHERE recipient = 'refused-for-now@example.com'"))
+                .containsEntry("status", "PENDING").hasEntrySatisfying("last_error", error ->
+                        assertThat((String) error).contains("450"));
         assertThat(relay.counter("seats.outbox.paused")).as("the replica did not stop claiming").isZero();
     }
 
-    /** An SMTP server that refuses each recipient whose address starts with "refused", and takes the others. */
+    /**
+     * An SMTP server that refuses each recipient whose address starts with "refused" (for good, 550) or "refused-for-now"
+     * (for a while, 450), and takes the others.
+     */
     private record RefusingSmtp(int port, List<String> delivered) {
     }
 
@@ -227,7 +234,8 @@ class OutboxRelayFaultTest {
             String command = line.toUpperCase(Locale.ROOT);
             if (command.startsWith("RCPT TO:")) {
                 String to = line.substring("RCPT TO:".length()).trim();
-                reply = to.startsWith("<refused") ? "550 5.1.1 no such mailbox" : "250 ok";
+                reply = to.startsWith("<refused-for-now") ? "450 4.2.1 mailbox busy, try later"
+                        : to.startsWith("<refused") ? "550 5.1.1 no such mailbox" : "250 ok";
                 if (reply.startsWith("250")) {
                     recipients.add(to);
                 }

@@ -159,8 +159,10 @@ class OutboxRelay {
     }
 
     /**
-     * Whether the send failed for this row's recipient alone: the SMTP server refused it (a {@link SendFailedException}
-     * naming invalid addresses, as for {@code 550 no such mailbox}), or it is no address the mail client can write.
+     * Whether the send failed for this row's recipient alone: the SMTP server refused it at {@code RCPT} (for good, as
+     * {@code 550 no such mailbox}, or for now, as {@code 450 mailbox busy}: a {@link SendFailedException} naming invalid
+     * addresses, or carrying the server's answer to the recipient as a {@code SendFailedException} of its own), or it
+     * is no address the mail client can write. A failure of the connection or of {@code DATA} is the replica's.
      */
     private static boolean refusesTheRecipient(Exception failure) {
         List<Throwable> causes = new ArrayList<>();
@@ -169,11 +171,16 @@ class OutboxRelay {
             causes.addAll(send.getFailedMessages().values());
         }
         for (Throwable top : causes) {
+            boolean sendFailed = false;
             for (Throwable cause = top; cause != null; cause = cause.getCause()) {
-                if (cause instanceof AddressException || cause instanceof MailParseException
-                        || cause instanceof SendFailedException refused && refused.getInvalidAddresses() != null
-                        && refused.getInvalidAddresses().length > 0) {
+                if (cause instanceof AddressException || cause instanceof MailParseException) {
                     return true;
+                }
+                if (cause instanceof SendFailedException refused) {
+                    if (sendFailed || refused.getInvalidAddresses() != null && refused.getInvalidAddresses().length > 0) {
+                        return true;
+                    }
+                    sendFailed = true;
                 }
             }
         }
