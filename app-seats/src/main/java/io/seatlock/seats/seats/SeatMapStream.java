@@ -339,8 +339,8 @@ class SeatMapStream implements SmartLifecycle {
 
         /**
          * Ends the stream: the viewer leaves its topic, and the response completes. The container's error callbacks
-         * call this too, and must complete the response themselves, or the container dispatches the request to the
-         * error page.
+         * call this too: a listener that leaves an errored request incomplete hands it to the container's error
+         * handling (an error page, where an application has one).
          */
         void close() {
             forget();
