@@ -24,10 +24,11 @@ public interface DistributedLock {
      * deleted by owner and the result is empty.
      *
      * @param name   the lock's name: 1 to 200 characters, no braces or control characters
-     * @param ttl    how long Redis keeps the lock unless renewed or released; whole milliseconds, at most a day
+     * @param ttl    how long Redis keeps the lock unless renewed or released; whole milliseconds, at most 30 days
+     *               ({@link io.seatlock.lock.spi.LockSpec#MAX_TTL})
      * @param impact what breaks if two holders overlap
      * @return the lease, or empty if someone else holds the lock (or the grant came too late to be valid)
-     * @throws IllegalArgumentException for a blank, oversized or malformed name or a non-positive ttl
+     * @throws IllegalArgumentException for a blank, oversized or malformed name, or a ttl not positive or over 30 days
      * @throws LeaseTooShortException   for a ttl no longer than the safety margin (it could never be valid)
      * @throws LockUnavailableException if Redis did not answer within the command timeout
      */
