@@ -1,4 +1,4 @@
-package io.seatlock.appweb;
+package io.seatlock.jobs.web;
 
 import org.apache.catalina.Pipeline;
 import org.apache.catalina.Valve;
@@ -9,35 +9,29 @@ import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
-import org.springframework.http.ProblemDetail;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.IntFunction;
 
 /**
- * What Tomcat answers by itself, as an RFC 9457 problem of the application's types: a request it refuses before any
+ * What Tomcat answers by itself, as an RFC 9457 problem of this API's types: a request it refuses before any
  * servlet sees it (a malformed Host header; a path with an encoded slash or backslash, or a NUL), and, with Spring
  * Boot's error page off, an error it answers inside the application (a {@code TRACE}, an exception past Spring MVC).
  * Tomcat's error report valve wrote an HTML page. An error that reached Spring MVC has its body by then and is left
- * alone. An application registers one as a bean, naming the problem type and title for each status.
+ * alone. Typed by its status, as Spring MVC's own errors are ({@link ProblemHandler}).
  */
-public final class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> {
+@Component
+class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> {
 
     private final JsonMapper json;
-    private final IntFunction<ProblemDetail> problemFor;
 
-    /**
-     * @param json       writes the problem bodies
-     * @param problemFor the application's problem for a status: its {@code type} and {@code title} are written
-     */
-    public ContainerProblems(JsonMapper json, IntFunction<ProblemDetail> problemFor) {
-        this.json = Objects.requireNonNull(json, "json");
-        this.problemFor = Objects.requireNonNull(problemFor, "problemFor");
+    ContainerProblems(JsonMapper json) {
+        this.json = json;
     }
 
     @Override
@@ -49,7 +43,7 @@ public final class ContainerProblems implements WebServerFactoryCustomizer<Confi
                     host.removeValve(valve); // Spring Boot's, showing no report
                 }
             }
-            host.addValve(new ProblemReportValve(json, problemFor));
+            host.addValve(new ProblemReportValve(json));
             if (context.getParent() instanceof StandardHost standard) {
                 // else the host adds Tomcat's own when it starts, which, added last, would write first
                 standard.setErrorReportValveClass(ProblemReportValve.class.getName());
@@ -60,11 +54,9 @@ public final class ContainerProblems implements WebServerFactoryCustomizer<Confi
     static final class ProblemReportValve extends ErrorReportValve {
 
         private final JsonMapper json;
-        private final IntFunction<ProblemDetail> problemFor;
 
-        ProblemReportValve(JsonMapper json, IntFunction<ProblemDetail> problemFor) {
+        ProblemReportValve(JsonMapper json) {
             this.json = json;
-            this.problemFor = problemFor;
         }
 
         @Override
@@ -78,11 +70,11 @@ public final class ContainerProblems implements WebServerFactoryCustomizer<Confi
             if (!ioAllowed.get()) {
                 return;
             }
-            ProblemDetail kind = problemFor.apply(status);
+            HttpStatus known = HttpStatus.resolve(status);
             Map<String, Object> problem = new LinkedHashMap<>();
-            problem.put("type", String.valueOf(kind.getType()));
-            if (kind.getTitle() != null) {
-                problem.put("title", kind.getTitle());
+            problem.put("type", ProblemHandler.typeFor(status).toString());
+            if (known != null) {
+                problem.put("title", known.getReasonPhrase());
             }
             problem.put("status", status);
             problem.put("detail", detail(request, response));
