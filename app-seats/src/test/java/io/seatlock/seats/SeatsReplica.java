@@ -59,8 +59,7 @@ public final class SeatsReplica implements AutoCloseable {
     }
 
     public HttpResponse<String> book(String event, String seat, String json) {
-        return send(HttpRequest.newBuilder(uri("/api/events/" + event + "/seats/" + seat + "/booking"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
+        return postBooking(event, seat, json);
     }
 
     /** A booking with these headers, given as name, value, name, value... (a name given twice sends two lines). */
@@ -79,10 +78,8 @@ public final class SeatsReplica implements AutoCloseable {
 
     /** A booking with an {@code Idempotency-Key} header, as a client that may retry sends it. */
     public HttpResponse<String> book(String event, String seat, String buyer, String name, String idempotencyKey) {
-        return send(HttpRequest.newBuilder(uri("/api/events/" + event + "/seats/" + seat + "/booking"))
-                .header("Content-Type", "application/json").header("Idempotency-Key", idempotencyKey)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"buyer\":\"" + buyer + "\",\"name\":\"" + name + "\"}"))
-                .build());
+        return postBooking(event, seat, "{\"buyer\":\"" + buyer + "\",\"name\":\"" + name + "\"}",
+                "Idempotency-Key", idempotencyKey);
     }
 
     public HttpResponse<String> book(String event, String seat, String buyer, String name) {
