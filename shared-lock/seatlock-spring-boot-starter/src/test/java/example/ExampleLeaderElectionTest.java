@@ -17,6 +17,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.PayloadApplicationEvent;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Duration;
 import java.util.List;
@@ -43,15 +44,18 @@ class ExampleLeaderElectionTest {
         return c.getBean(LeaderElections.class).get("example");
     }
 
-    /** A fenced leader write, as an app makes it: in one transaction on one connection. */
+    /**
+     * A fenced leader write, as an app makes it: in one transaction (here a {@code TransactionTemplate}, in an app as
+     * often {@code @Transactional}), so the fence and the write share its connection.
+     */
     private static Optional<Long> write(ConfigurableApplicationContext c, LeaderElection election) {
         JdbcTemplate jdbc = c.getBean(JdbcTemplate.class);
-        return jdbc.execute((ConnectionCallback<Optional<Long>>) connection -> election.writeAsLeader(connection,
-                c.getBean(PostgresFence.class), epoch -> {
+        return c.getBean(TransactionTemplate.class).execute(tx -> jdbc.execute((ConnectionCallback<Optional<Long>>)
+                connection -> election.writeAsLeader(connection, c.getBean(PostgresFence.class), epoch -> {
                     jdbc.update("INSERT INTO example_leader_writes (epoch, holder) VALUES (?, ?)", epoch.value(),
                             election.candidate());
                     return epoch.value();
-                }));
+                })));
     }
 
     @Test
@@ -86,10 +90,11 @@ class ExampleLeaderElectionTest {
 
         // The old leader paused after reading its epoch and writes now: storage refuses it.
         JdbcTemplate jdbc = first.getBean(JdbcTemplate.class);
-        assertThatThrownBy(() -> jdbc.execute((ConnectionCallback<Void>) c -> {
-            first.getBean(PostgresFence.class).admit(c, election(first).lockName(), oldEpoch);
-            return null;
-        })).isInstanceOf(StaleFencingTokenException.class);
+        assertThatThrownBy(() -> first.getBean(TransactionTemplate.class).executeWithoutResult(tx -> jdbc.execute(
+                (ConnectionCallback<Void>) c -> {
+                    first.getBean(PostgresFence.class).admit(c, election(first).lockName(), oldEpoch);
+                    return null;
+                }))).isInstanceOf(StaleFencingTokenException.class);
         staleWrite.told(Outcome.REJECTED, "StaleFencingTokenException");
         JdbcTemplate storage = new JdbcTemplate(servers.dataSource());
         history.stored("ledger", storage.query("SELECT holder, epoch FROM example_leader_writes ORDER BY id",

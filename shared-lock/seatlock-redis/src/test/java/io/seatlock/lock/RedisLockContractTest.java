@@ -309,6 +309,7 @@ class RedisLockContractTest extends DistributedLockContract {
         try (Connection c = servers.postgres().connect(servers.database()); Statement s = c.createStatement()) {
             s.execute(new String(getClass().getClassLoader().getResourceAsStream(PostgresFence.DDL_RESOURCE)
                     .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            c.setAutoCommit(false); // the fence admits only in the guarded write's transaction
             fence.admit(c, "leader", takeover.fencingToken());
             fence.admit(c, "leader", takeover.fencingToken()); // the same grant may write again
             assertThatThrownBy(() -> fence.admit(c, "leader", stale.fencingToken()))

@@ -68,12 +68,20 @@ public final class PostgresFence implements Fence {
      * Admits {@code token} for {@code resource} in the caller's transaction.
      *
      * @throws StaleFencingTokenException if a newer token was already admitted (the caller must roll back)
+     * @throws IllegalStateException      if {@code connection} is in auto-commit mode; nothing is admitted
      */
     public void admit(Connection connection, String resource, FencingToken token) throws SQLException {
         if (resource == null || resource.isBlank()) {
             throw new IllegalArgumentException("fenced resource must not be blank");
         }
         Objects.requireNonNull(token, "fencing token must not be null");
+        if (connection.getAutoCommit()) {
+            // Committed on its own, the admission would neither hold the fence row until the write commits nor roll
+            // back with it: a stale holder admitted first could still write after the newer holder's write.
+            throw new IllegalStateException("the fence admits a token only in the transaction of the write it guards, "
+                    + "but the connection is in auto-commit mode; begin a transaction (@Transactional, "
+                    + "TransactionTemplate or setAutoCommit(false)) and write on the same connection");
+        }
         try (PreparedStatement admit = connection.prepareStatement(admitSql)) {
             admit.setString(1, resource);
             admit.setLong(2, token.value());

@@ -170,12 +170,13 @@ public final class LeaderElection implements AutoCloseable {
      * {@link StaleFencingTokenException} tells the caller to roll back. A paused leader that wakes up
      * after its term has passed to another can therefore write nothing.
      *
-     * @param connection the connection of the caller's transaction
+     * @param connection the connection of the caller's transaction, which {@code work} writes on too
      * @param fence      the storage that admits or refuses the epoch
      * @param work       the leader-only write
      * @param <T>        what the write returns
      * @return what {@code work} returned, or empty if this candidate does not lead (nothing was written)
-     * @throws SQLException if the fence or the write failed
+     * @throws SQLException          if the fence or the write failed
+     * @throws IllegalStateException if {@code connection} is in auto-commit mode (from the fence): nothing is written
      */
     public <T> Optional<T> writeAsLeader(Connection connection, Fence fence, LeaderWork<T> work)
             throws SQLException {

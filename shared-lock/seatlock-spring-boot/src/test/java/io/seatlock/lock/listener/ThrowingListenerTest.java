@@ -140,6 +140,7 @@ class ThrowingListenerTest {
         try (Connection c = servers.postgres().connect(servers.database()); Statement s = c.createStatement()) {
             s.execute(new String(getClass().getClassLoader().getResourceAsStream(PostgresFence.DDL_RESOURCE)
                     .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            c.setAutoCommit(false); // the fence admits only in the guarded write's transaction
             fence.admit(c, "throwing", new FencingToken(20));
             assertThatThrownBy(() -> fence.admit(c, "throwing", new FencingToken(10)))
                     .isInstanceOf(StaleFencingTokenException.class);
