@@ -1,5 +1,7 @@
 package io.seatlock.test;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -15,8 +17,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <ol>
  *   <li>at most one effective writer per resource (per job slot): storage holds at most one, and at most
  *       one caller was told its write was done;</li>
- *   <li>no write with an older token accepted after a newer one, in the order storage applied them;</li>
- *   <li>no caller told "done" for a write that is not in storage.</li>
+ *   <li>no write with an older token accepted after a newer one, in the order storage applied them (a write
+ *       without a token in between changes nothing);</li>
+ *   <li>what callers were told is true: none told "done" for a write that is not in storage, none told "rejected"
+ *       for one that is (a caller who was also told "done" or nothing certain by another attempt may own it).</li>
  * </ol>
  * A resource declared with {@link #sequence(String)} (a leader's ledger, many writers in turn) is held to
  * rules 2 and 3 only. On failure the message is the whole history as a timeline.
@@ -146,12 +150,16 @@ public final class WriteHistory {
                             + confirmed.stream().map(a -> a.writer).toList());
                 }
             }
-            for (int i = 1; i < writes.size(); i++) {
-                Write before = writes.get(i - 1);
-                Write after = writes.get(i);
-                if (before.token() > 0 && after.token() > 0 && after.token() < before.token()) {
-                    violations.add(resource + ": " + after.writer() + "'s token " + after.token()
-                            + " was accepted after the newer token " + before.token() + " of " + before.writer());
+            @Nullable Write newest = null;
+            for (Write write : writes) {
+                if (write.token() <= 0) {
+                    continue;
+                }
+                if (newest != null && write.token() < newest.token()) {
+                    violations.add(resource + ": " + write.writer() + "'s token " + write.token()
+                            + " was accepted after the newer token " + newest.token() + " of " + newest.writer());
+                } else {
+                    newest = write;
                 }
             }
             for (Attempt a : confirmed) {
@@ -161,10 +169,29 @@ public final class WriteHistory {
                     violations.add(resource + ": " + a.writer + " was told its write was done, but storage does not hold it");
                 }
             }
+            rejectedButStored(resource, writes, violations);
         }
         if (!violations.isEmpty()) {
             throw new AssertionError("write history broke " + violations.size() + " rule(s):\n  - "
                     + String.join("\n  - ", violations) + "\n" + timeline());
+        }
+    }
+
+    /**
+     * A writer told "rejected" whose writes in storage outnumber its attempts told "done" or nothing certain: at least
+     * one of them is the write its caller was told did not happen.
+     */
+    private void rejectedButStored(String resource, List<Write> writes, List<String> violations) {
+        Set<String> rejected = new LinkedHashSet<>();
+        attempts.stream().filter(a -> a.resource.equals(resource) && a.outcome == Outcome.REJECTED)
+                .forEach(a -> rejected.add(a.writer));
+        for (String writer : rejected) {
+            long held = writes.stream().filter(w -> w.writer().equals(writer)).count();
+            long mayHaveWritten = attempts.stream().filter(a -> a.resource.equals(resource) && a.writer.equals(writer)
+                    && a.outcome != Outcome.REJECTED).count();
+            if (held > mayHaveWritten) {
+                violations.add(resource + ": " + writer + " was told its write did not happen, but storage holds it");
+            }
         }
     }
 

@@ -48,4 +48,34 @@ class WriteHistoryTest {
         history.stored("capture@12:00", write("replica-1", 0), write("replica-2", 0));
         assertThatThrownBy(history::verify).hasMessageContaining("2 effective writers [replica-1, replica-2]");
     }
+
+    @Test
+    void aWriteWithoutATokenInBetweenHidesNoOlderTokenAcceptedAfterANewerOne() {
+        WriteHistory history = new WriteHistory().sequence("ledger");
+        history.stored("ledger", write("leader-2", 7), write("operator", 0), write("leader-1", 5));
+        assertThatThrownBy(history::verify).hasMessageContaining("leader-1's token 5 was accepted after the newer token 7");
+    }
+
+    @Test
+    void aCallerToldItsWriteDidNotHappenWhileStorageHoldsItIsCaught() {
+        WriteHistory history = new WriteHistory();
+        history.attempt("lena", "14C", 0).told(Outcome.REJECTED, "409 seat-taken");
+        history.stored("14C", write("lena", 0));
+        assertThatThrownBy(history::verify)
+                .hasMessageContaining("14C: lena was told its write did not happen, but storage holds it");
+    }
+
+    @Test
+    void aRejectedAttemptFollowedByAConfirmedRetryOfTheSameWriterPasses() {
+        WriteHistory history = new WriteHistory();
+        history.attempt("lena", "14C", 0).told(Outcome.REJECTED, "503 try again");
+        history.attempt("lena", "14C", 0).told(Outcome.CONFIRMED, "201");
+        history.stored("14C", write("lena", 0));
+        assertThatCode(history::verify).doesNotThrowAnyException();
+        WriteHistory unknown = new WriteHistory();
+        unknown.attempt("omar", "14D", 0).told(Outcome.REJECTED, "409");
+        unknown.attempt("omar", "14D", 0).told(Outcome.UNKNOWN, "timed out");
+        unknown.stored("14D", write("omar", 0));
+        assertThatCode(unknown::verify).as("an unknown outcome may have written").doesNotThrowAnyException();
+    }
 }
