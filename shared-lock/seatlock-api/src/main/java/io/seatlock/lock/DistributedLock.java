@@ -165,8 +165,10 @@ public interface DistributedLock {
      * Names of the locks held right now that start with {@code namePrefix} (a {@code SCAN} of the whole
      * keyspace: its cost grows with everything in Redis). For status displays, never for decisions.
      *
-     * @param namePrefix the start of the names, no braces or glob characters
+     * @param namePrefix the start of the names, each character taken literally (a {@code *} matches only itself); no
+     *                   braces or control characters, which no name has
      * @return the names held now
+     * @throws IllegalArgumentException for a prefix with braces or control characters
      */
     Set<String> heldNames(String namePrefix);
 

@@ -17,6 +17,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -244,6 +245,31 @@ public abstract class DistributedLockContract {
         assertThat(later.isDecided()).isTrue();
         assertThat(later.lease()).isEmpty();
         assertThat(lock().remainingTtl(name)).as("a decided lock is not taken").isEmpty();
+    }
+
+    /**
+     * A name prefix is taken literally: characters a store's patterns read as wildcards ({@code * ? [ ] \}) match
+     * only themselves, and a prefix with braces or control characters, which no name has, is refused.
+     */
+    @Test
+    public void aNamePrefixIsTakenLiterally() {
+        String star = name("glob:a*b");
+        String backslash = name("glob:a\\b");
+        String bracket = name("glob:[a]");
+        String plain = name("glob:ab");
+        List<LockLease> leases = Stream.of(star, backslash, bracket, plain)
+                .map(n -> lock().tryAcquire(n, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow()).toList();
+        try {
+            assertThat(otherReplica().heldNames(name("glob:a*"))).containsExactly(star);
+            assertThat(otherReplica().heldNames(name("glob:a\\"))).containsExactly(backslash);
+            assertThat(otherReplica().heldNames(name("glob:[a"))).containsExactly(bracket);
+            assertThat(otherReplica().heldNames(name("glob:a?"))).isEmpty();
+            assertThat(otherReplica().heldNames(name("glob:"))).containsExactlyInAnyOrder(star, backslash, bracket, plain);
+            assertThatThrownBy(() -> lock().heldNames(name("glob:{a"))).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> lock().heldNames(name("glob:\n"))).isInstanceOf(IllegalArgumentException.class);
+        } finally {
+            leases.forEach(LockLease::close);
+        }
     }
 
     /**

@@ -160,6 +160,7 @@ public final class InMemoryLock implements DistributedLock {
 
     @Override
     public Set<String> heldNames(String namePrefix) {
+        LockSpec.requireValidNamePrefix(namePrefix);
         synchronized (store) {
             Set<String> names = new HashSet<>();
             for (String name : new ArrayList<>(store.locks.keySet())) {

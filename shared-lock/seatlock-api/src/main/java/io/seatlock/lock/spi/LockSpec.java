@@ -54,14 +54,35 @@ public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
             throw new IllegalArgumentException(
                     "lock name is " + name.length() + " characters; at most " + MAX_NAME_LENGTH + " allowed");
         }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
+        refuseBracesAndControls(name, "lock name must not contain braces or control characters");
+        return name;
+    }
+
+    /**
+     * Checks the start of lock names, as status queries take it ({@link io.seatlock.lock.DistributedLock#heldNames}).
+     * Every other character is taken literally, those a store's patterns read as wildcards included.
+     *
+     * @param namePrefix the start of the names; may be empty
+     * @return the prefix
+     * @throws IllegalArgumentException if it is null or has braces or control characters, which no name has
+     */
+    public static String requireValidNamePrefix(@Nullable String namePrefix) {
+        if (namePrefix == null) {
+            throw new IllegalArgumentException("name prefix must not be null");
+        }
+        refuseBracesAndControls(namePrefix,
+                "name prefix must not contain braces or control characters (no lock name has them)");
+        return namePrefix;
+    }
+
+    /** Braces are the Redis Cluster hash tag around a name in its keys. */
+    private static void refuseBracesAndControls(String text, String rule) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
             if (c == '{' || c == '}' || Character.isISOControl(c)) {
-                throw new IllegalArgumentException("lock name must not contain braces or control characters: '"
-                        + name.replaceAll("\\p{Cntrl}", "?") + "'");
+                throw new IllegalArgumentException(rule + ": '" + text.replaceAll("\\p{Cntrl}", "?") + "'");
             }
         }
-        return name;
     }
 
     /**

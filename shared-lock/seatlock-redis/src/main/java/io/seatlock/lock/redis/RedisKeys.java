@@ -93,12 +93,12 @@ public record RedisKeys(String prefix) {
         return channel.startsWith(start) && channel.endsWith("}") ? channel.substring(start.length(), channel.length() - 1) : null;
     }
 
-    /** A SCAN pattern for the locks whose names start with {@code namePrefix} (no glob characters in it). */
+    /** A SCAN pattern for the locks whose names start with {@code namePrefix}, every character of it taken literally. */
     String lockPattern(String namePrefix) {
-        return globEscaped(prefix) + LOCK + namePrefix + "*";
+        return globEscaped(prefix) + LOCK + globEscaped(namePrefix) + "*";
     }
 
-    /** A prefix may hold characters that Redis patterns read as wildcards: {@code * ? [ ] \}. */
+    /** Key prefixes and names may hold characters that Redis patterns read as wildcards: {@code * ? [ ] \}. */
     private static String globEscaped(String text) {
         StringBuilder escaped = new StringBuilder(text.length());
         for (char c : text.toCharArray()) {

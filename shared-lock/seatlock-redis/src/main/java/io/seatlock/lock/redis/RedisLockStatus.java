@@ -39,10 +39,7 @@ final class RedisLockStatus {
     }
 
     Set<String> heldNames(String namePrefix) {
-        if (namePrefix == null || namePrefix.indexOf('{') >= 0 || namePrefix.indexOf('}') >= 0
-                || namePrefix.indexOf('*') >= 0 || namePrefix.indexOf('?') >= 0 || namePrefix.indexOf('[') >= 0) {
-            throw new IllegalArgumentException("name prefix must not be null or contain braces or glob characters");
-        }
+        LockSpec.requireValidNamePrefix(namePrefix);
         String pattern = keys.lockPattern(namePrefix);
         String group = LockListeners.groupOf(namePrefix);
         Set<String> names = new HashSet<>();
