@@ -1,5 +1,7 @@
 package io.seatlock.lock;
 
+import io.seatlock.lock.spi.LockSpec;
+
 import java.time.Duration;
 
 /**
@@ -113,10 +115,12 @@ public interface LockLease extends AutoCloseable {
      * done either way); the release itself is owner-checked as always. Call it only after the outcome is
      * durable. The default implementation has no markers and just releases.
      *
-     * @param keepMarkerFor how long the marker stays
+     * @param keepMarkerFor how long the marker stays, 1 ms to 30 days ({@link io.seatlock.lock.spi.LockSpec#MAX_TTL})
      * @return what the release found
+     * @throws IllegalArgumentException if {@code keepMarkerFor} is missing or out of range; the lease stays held
      */
     default ReleaseOutcome releaseDecided(Duration keepMarkerFor) {
+        LockSpec.requireValidMarkerTime(keepMarkerFor);
         return release();
     }
 
@@ -125,8 +129,9 @@ public interface LockLease extends AutoCloseable {
      * {@code lockAtLeastFor}), owner-checked like a renewal; releases at once if {@code keepFor} is
      * not positive.
      *
-     * @param keepFor how much longer the lock stands
+     * @param keepFor how much longer the lock stands, at most 30 days ({@link io.seatlock.lock.spi.LockSpec#MAX_TTL})
      * @return what the release found
+     * @throws IllegalArgumentException if {@code keepFor} is over 30 days; the lease stays held
      */
     ReleaseOutcome releaseAfter(Duration keepFor);
 

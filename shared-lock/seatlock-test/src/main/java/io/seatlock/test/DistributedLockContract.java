@@ -381,6 +381,35 @@ public abstract class DistributedLockContract {
     }
 
     /**
+     * A lease cannot outlast the longest ttl by ending: a lock left standing after its lease
+     * ({@link LockLease#releaseAfter}) or a decided marker ({@link LockLease#releaseDecided}) kept longer than
+     * {@link LockSpec#MAX_TTL} is refused, and the lease stays held, its lock untouched and nothing marked decided.
+     */
+    @Test
+    public void aLeaseEndingBeyondTheLongestTtlIsRefusedAndStaysHeld() {
+        String name = name("ends-too-late");
+        Duration tooLong = LockSpec.MAX_TTL.plusMillis(1);
+        try (LockLease held = lock().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow()) {
+            assertThatThrownBy(() -> held.releaseAfter(tooLong)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("30 days");
+            assertThatThrownBy(() -> held.releaseDecided(tooLong)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("30 days");
+            assertThatThrownBy(() -> held.releaseDecided(Duration.ofDays(365_000))).isInstanceOf(IllegalArgumentException.class);
+            assertThat(held.isValid()).isTrue();
+            assertThat(lock().remainingTtl(name)).hasValueSatisfying(left ->
+                    assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30)));
+            AcquireAttempt other = otherReplica().tryAcquireUnlessDecided(name, Duration.ofSeconds(30),
+                    OverlapImpact.WASTED_WORK);
+            assertThat(other.isDecided()).isFalse();
+            assertThat(other.lease()).isEmpty();
+            assertThat(held.releaseAfter(LockSpec.MAX_TTL)).as("the longest ttl itself").isEqualTo(ReleaseOutcome.RELEASED);
+        }
+        assertThat(lock().remainingTtl(name)).hasValueSatisfying(left ->
+                assertThat(left).isGreaterThan(LockSpec.MAX_TTL.minusMinutes(1)));
+        takeAway(name);
+    }
+
+    /**
      * A wait for a release with no bound, or a negative one, is refused before it asks anything of the lock; the holder
      * keeps it.
      *

@@ -374,14 +374,12 @@ public final class InMemoryLock implements DistributedLock {
 
         @Override
         public ReleaseOutcome releaseDecided(Duration keepMarkerFor) {
-            if (keepMarkerFor == null || keepMarkerFor.toMillis() < 1) {
-                throw new IllegalArgumentException("the decided marker must be kept at least 1 ms, was " + keepMarkerFor);
-            }
-            return end(null, keepMarkerFor);
+            return end(null, LockSpec.requireValidMarkerTime(keepMarkerFor));
         }
 
         @Override
         public ReleaseOutcome releaseAfter(Duration keepFor) {
+            LockSpec.requireValidStandingTime(keepFor);
             return end(keepFor == null || keepFor.toMillis() < 1 ? null : keepFor, null);
         }
 

@@ -98,10 +98,44 @@ public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
         if (ttl.toMillis() < 1) {
             throw new IllegalArgumentException("lock ttl must be at least 1 ms, was " + ttl);
         }
-        if (ttl.compareTo(MAX_TTL) > 0) {
-            throw new IllegalArgumentException("lock ttl " + ttl + " exceeds the maximum of " + MAX_TTL.toDays()
-                    + " days; renew a shorter lease instead");
-        }
+        requireAtMostMaxTtl(ttl, "lock ttl", "; renew a shorter lease instead");
         return ttl;
+    }
+
+    /**
+     * Checks how long a lease's decided marker stays ({@link io.seatlock.lock.LockLease#releaseDecided}).
+     *
+     * @param keepMarkerFor how long
+     * @return it
+     * @throws IllegalArgumentException if it is missing, under 1 ms or over {@link #MAX_TTL}
+     */
+    public static Duration requireValidMarkerTime(@Nullable Duration keepMarkerFor) {
+        if (keepMarkerFor == null || keepMarkerFor.isNegative() || keepMarkerFor.toMillis() < 1) {
+            throw new IllegalArgumentException("the decided marker must be kept at least 1 ms, was " + keepMarkerFor);
+        }
+        requireAtMostMaxTtl(keepMarkerFor, "the decided marker's time", "");
+        return keepMarkerFor;
+    }
+
+    /**
+     * Checks how long a lock may stand after its lease ends ({@link io.seatlock.lock.LockLease#releaseAfter}): no
+     * longer than a ttl may be. Missing, zero or negative is fine: the lock is released at once.
+     *
+     * @param keepFor how long
+     * @return it
+     * @throws IllegalArgumentException if it is over {@link #MAX_TTL}
+     */
+    public static @Nullable Duration requireValidStandingTime(@Nullable Duration keepFor) {
+        if (keepFor != null) {
+            requireAtMostMaxTtl(keepFor, "the time a lock stands after its lease", "");
+        }
+        return keepFor;
+    }
+
+    private static void requireAtMostMaxTtl(Duration time, String what, String advice) {
+        if (time.compareTo(MAX_TTL) > 0) {
+            throw new IllegalArgumentException(what + " " + time + " exceeds the maximum of " + MAX_TTL.toDays() + " days"
+                    + advice);
+        }
     }
 }

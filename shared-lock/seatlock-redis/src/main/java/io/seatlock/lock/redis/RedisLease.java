@@ -254,9 +254,7 @@ final class RedisLease implements LockLease {
 
     @Override
     public ReleaseOutcome releaseDecided(Duration keepMarkerFor) {
-        if (keepMarkerFor == null || keepMarkerFor.toMillis() < 1) {
-            throw new IllegalArgumentException("the decided marker must be kept at least 1 ms, was " + keepMarkerFor);
-        }
+        LockSpec.requireValidMarkerTime(keepMarkerFor);
         long deadline = context.calls().callDeadline();
         return awaitUninterruptibly(releaseAsync(keepMarkerFor, context.calls().within(deadline)), deadline);
     }
@@ -287,6 +285,7 @@ final class RedisLease implements LockLease {
 
     @Override
     public ReleaseOutcome releaseAfter(Duration keepFor) {
+        LockSpec.requireValidStandingTime(keepFor);
         if (keepFor == null || keepFor.toMillis() < 1 || state != State.HELD) {
             return release();
         }
