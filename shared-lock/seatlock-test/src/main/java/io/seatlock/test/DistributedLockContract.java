@@ -378,6 +378,10 @@ public abstract class DistributedLockContract {
         assertThatThrownBy(() -> lock().tryAcquire(name, Duration.ofSeconds(1), null))
                 .isInstanceOf(NullPointerException.class);
         assertThat(lock().remainingTtl(name)).isEmpty();
+        try (LockLease held = lock().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow()) {
+            assertThatThrownBy(() -> held.keepAlive(null)).isInstanceOf(NullPointerException.class);
+            assertThat(held.isKeptAlive()).isFalse();
+        }
     }
 
     /**

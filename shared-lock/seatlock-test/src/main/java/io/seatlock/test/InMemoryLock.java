@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -337,6 +338,7 @@ public final class InMemoryLock implements DistributedLock {
 
         @Override
         public LockLease keepAlive(Runnable callback) {
+            Objects.requireNonNull(callback, "onLost callback must not be null");
             synchronized (store) {
                 if (state != State.HELD) {
                     throw new IllegalStateException("lease on '" + spec.name() + "' is " + state.name().toLowerCase());
