@@ -63,8 +63,9 @@ public final class LettuceTransport implements RedisTransport {
      * ({@code rediss://}) with the JVM's default trust.
      *
      * @param uri            the server (redis://, rediss://, redis-sentinel://)
-     * @param commandTimeout longest wait for Redis, connecting included
+     * @param commandTimeout longest wait for Redis, connecting included; positive
      * @return a transport that connects on first use
+     * @throws IllegalArgumentException if the command timeout is not positive
      */
     public static LettuceTransport standalone(RedisURI uri, Duration commandTimeout) {
         return standalone(uri, commandTimeout, null);
@@ -74,11 +75,13 @@ public final class LettuceTransport implements RedisTransport {
      * As above, with the TLS trust and key material to use when the URI asks for TLS.
      *
      * @param uri            the server (redis://, rediss://, redis-sentinel://)
-     * @param commandTimeout longest wait for Redis, connecting included
+     * @param commandTimeout longest wait for Redis, connecting included; positive
      * @param ssl            TLS material; null for the JVM's defaults
      * @return a transport that connects on first use
+     * @throws IllegalArgumentException if the command timeout is not positive
      */
     public static LettuceTransport standalone(RedisURI uri, Duration commandTimeout, @Nullable SslOptions ssl) {
+        RedisTransport.requirePositiveTimeout(commandTimeout);
         uri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(uri);
         client.setOptions(failFast(ClientOptions.builder(), commandTimeout, ssl).build());
@@ -89,8 +92,9 @@ public final class LettuceTransport implements RedisTransport {
      * A Redis Cluster; a lock's keys share a hash slot, so the scripts are legal.
      *
      * @param seeds          some of the cluster's nodes
-     * @param commandTimeout longest wait for Redis, connecting included
+     * @param commandTimeout longest wait for Redis, connecting included; positive
      * @return a transport that connects on first use
+     * @throws IllegalArgumentException if the command timeout is not positive
      */
     public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout) {
         return cluster(seeds, commandTimeout, null);
@@ -100,9 +104,10 @@ public final class LettuceTransport implements RedisTransport {
      * As above, with TLS material for seeds that ask for TLS.
      *
      * @param seeds          some of the cluster's nodes
-     * @param commandTimeout longest wait for Redis, connecting included
+     * @param commandTimeout longest wait for Redis, connecting included; positive
      * @param ssl            TLS material; null for the JVM's defaults
      * @return a transport that connects on first use
+     * @throws IllegalArgumentException if the command timeout is not positive
      */
     public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl) {
         return cluster(seeds, commandTimeout, ssl, RedisTransport.DEFAULT_CLUSTER_REFRESH);
@@ -113,14 +118,15 @@ public final class LettuceTransport implements RedisTransport {
      * {@link RedisTransport#DEFAULT_CLUSTER_REFRESH}.
      *
      * @param seeds          some of the cluster's nodes
-     * @param commandTimeout longest wait for Redis, connecting included
+     * @param commandTimeout longest wait for Redis, connecting included; positive
      * @param ssl            TLS material; null for the JVM's defaults
      * @param clusterRefresh how often to read the cluster's layout again
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if {@code clusterRefresh} is not positive
+     * @throws IllegalArgumentException if the command timeout or {@code clusterRefresh} is not positive
      */
     public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl,
                                            Duration clusterRefresh) {
+        RedisTransport.requirePositiveTimeout(commandTimeout);
         RedisTransport.requirePositiveRefresh(clusterRefresh);
         seeds.forEach(uri -> uri.setTimeout(commandTimeout));
         RedisClusterClient client = RedisClusterClient.create(seeds);

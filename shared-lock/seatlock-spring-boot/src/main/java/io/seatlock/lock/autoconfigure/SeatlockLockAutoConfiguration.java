@@ -48,7 +48,9 @@ public class SeatlockLockAutoConfiguration {
                                     ObjectProvider<LockListener> listeners, Environment environment,
                                     ResourceLoader resources) {
         RedisLockSettings settings = settingsOf(properties);
-        RedisTransport.requirePositiveRefresh(properties.clusterRefresh()); // whatever the topology: bad input is told
+        // whatever the client and topology: bad input is told
+        RedisTransport.requirePositiveTimeout(properties.commandTimeout());
+        RedisTransport.requirePositiveRefresh(properties.clusterRefresh());
         LockListener listener = LockListeners.guarded(listeners.orderedStream().toList());
         RedisEndpoints endpoints = endpoints(properties, springRedis.getIfAvailable());
         return switch (clientType(properties, environment, resources.getClassLoader())) {

@@ -20,6 +20,8 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
@@ -197,6 +199,15 @@ class SeatlockLockAutoConfigurationTest {
                     });
                     kept.release();
                 });
+    }
+
+    @ParameterizedTest
+    @CsvSource({"lettuce, 0s", "lettuce, -1s", "jedis, 0s", "jedis, -1s"})
+    void aCommandTimeoutThatIsNotPositiveStopsStartup(String client, String timeout) {
+        runner.withPropertyValues("seatlock.lock.client-type=" + client, "seatlock.lock.command-timeout=" + timeout)
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("command timeout must be positive, was " + Duration.parse("PT" + timeout)));
     }
 
     @Test

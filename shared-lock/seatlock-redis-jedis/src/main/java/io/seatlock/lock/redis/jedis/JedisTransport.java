@@ -141,9 +141,9 @@ public final class JedisTransport implements RedisTransport {
      * TLS with the JVM's default trust.
      *
      * @param uri            the server
-     * @param commandTimeout longest wait for Redis, connecting included
+     * @param commandTimeout longest wait for Redis, connecting included; positive
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the URI is not a Redis one
+     * @throws IllegalArgumentException if the URI is not a Redis one, or the command timeout is not positive
      */
     public static JedisTransport standalone(URI uri, Duration commandTimeout) {
         if (!JedisURIHelper.isValid(uri)) {
@@ -160,10 +160,12 @@ public final class JedisTransport implements RedisTransport {
      *
      * @param node           where it listens
      * @param config         user, password, database, TLS (its timeouts are replaced by the command timeout)
-     * @param commandTimeout longest wait for Redis, connecting included
+     * @param commandTimeout longest wait for Redis, connecting included; positive
      * @return a transport that connects on first use
+     * @throws IllegalArgumentException if the command timeout is not positive
      */
     public static JedisTransport standalone(HostAndPort node, JedisClientConfig config, Duration commandTimeout) {
+        RedisTransport.requirePositiveTimeout(commandTimeout);
         JedisClientConfig bounded = bounded(config, commandTimeout);
         return new JedisTransport(() -> new PooledConnectionProvider(node, bounded, pool(commandTimeout)), null, null,
                 commandTimeout);
@@ -178,11 +180,13 @@ public final class JedisTransport implements RedisTransport {
      * @param sentinels      some of the Sentinels
      * @param master         how to connect to the master (user, password, database, TLS)
      * @param sentinel       how to connect to the Sentinels
-     * @param commandTimeout longest wait for Redis, connecting included
+     * @param commandTimeout longest wait for Redis, connecting included; positive
      * @return a transport that connects on first use
+     * @throws IllegalArgumentException if the command timeout is not positive
      */
     public static JedisTransport sentinel(String masterName, Set<HostAndPort> sentinels, JedisClientConfig master,
                                           JedisClientConfig sentinel, Duration commandTimeout) {
+        RedisTransport.requirePositiveTimeout(commandTimeout);
         JedisClientConfig boundedMaster = bounded(master, commandTimeout);
         // Jedis' listeners wait on each Sentinel's +switch-master subscription, which they never ping: a read timeout
         // there would drop and (after five seconds) make again each subscription whenever Sentinel had nothing to
@@ -199,8 +203,9 @@ public final class JedisTransport implements RedisTransport {
      *
      * @param seeds          some of the cluster's nodes
      * @param config         user, password, TLS
-     * @param commandTimeout longest wait for Redis, connecting included
+     * @param commandTimeout longest wait for Redis, connecting included; positive
      * @return a transport that connects on first use
+     * @throws IllegalArgumentException if the command timeout is not positive
      */
     public static JedisTransport cluster(Set<HostAndPort> seeds, JedisClientConfig config, Duration commandTimeout) {
         return cluster(seeds, config, commandTimeout, DEFAULT_CLUSTER_REFRESH);
@@ -212,13 +217,14 @@ public final class JedisTransport implements RedisTransport {
      *
      * @param seeds          some of the cluster's nodes
      * @param config         user, password, TLS
-     * @param commandTimeout longest wait for Redis, connecting included
+     * @param commandTimeout longest wait for Redis, connecting included; positive
      * @param clusterRefresh how often to read the slot map again
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if {@code clusterRefresh} is not positive
+     * @throws IllegalArgumentException if the command timeout or {@code clusterRefresh} is not positive
      */
     public static JedisTransport cluster(Set<HostAndPort> seeds, JedisClientConfig config, Duration commandTimeout,
                                          Duration clusterRefresh) {
+        RedisTransport.requirePositiveTimeout(commandTimeout);
         RedisTransport.requirePositiveRefresh(clusterRefresh);
         JedisClientConfig bounded = bounded(config, commandTimeout);
         Set<HostAndPort> nodes = Set.copyOf(seeds);

@@ -117,6 +117,21 @@ public interface RedisTransport extends AutoCloseable {
         return clusterRefresh;
     }
 
+    /**
+     * Checks a transport's command timeout, the bound of every call (a client waits for none that is not positive,
+     * or for ever).
+     *
+     * @param commandTimeout longest wait for Redis, connecting included
+     * @return {@code commandTimeout}
+     * @throws IllegalArgumentException unless it is positive
+     */
+    static Duration requirePositiveTimeout(Duration commandTimeout) {
+        if (commandTimeout == null || commandTimeout.isNegative() || commandTimeout.isZero()) {
+            throw new IllegalArgumentException("the command timeout must be positive, was " + commandTimeout);
+        }
+        return commandTimeout;
+    }
+
     /** A call got its answer: a transport may track that the connection is alive. */
     default void answered() {
     }
