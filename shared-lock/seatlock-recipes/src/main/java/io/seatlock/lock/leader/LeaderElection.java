@@ -68,16 +68,20 @@ public final class LeaderElection implements AutoCloseable {
      * Makes an election; starts nothing.
      *
      * @param lock      the lock every replica shares
-     * @param group     the group's name; the leader holds {@code leader:<group>}
+     * @param group     the group's name; the leader holds {@code leader:<group>}, which must be a valid lock name
      * @param candidate this replica's name
      * @param lease     how long a term lasts unless renewed (renewed at a third of it)
      * @param retry     pause between campaign attempts; must be shorter than {@code lease}
      * @param callbacks told of each grant and revocation
+     * @throws IllegalArgumentException if {@code leader:<group>} is not a valid lock name
+     *                                  ({@link LockSpec#requireValidName}), or the lease or retry is bad
      */
     public LeaderElection(DistributedLock lock, String group, String candidate, Duration lease, Duration retry,
                           Candidate callbacks) {
         this.lock = Objects.requireNonNull(lock, "lock");
-        this.group = LockSpec.requireValidName(group);
+        LockSpec.requireValidName(group);
+        LockSpec.requireValidName(lockNameOf(group)); // the lock every campaign asks for: refused here, not on each try
+        this.group = group;
         this.candidate = Objects.requireNonNull(candidate, "candidate");
         this.lease = LockSpec.requireValidTtl(lease);
         this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
@@ -175,7 +179,7 @@ public final class LeaderElection implements AutoCloseable {
      * @param work       the leader-only write
      * @param <T>        what the write returns
      * @return what {@code work} returned, or empty if this candidate does not lead (nothing was written)
-     * @throws SQLException          if the fence or the write failed
+     * @throws SQLException         if the fence or the write failed
      * @throws IllegalStateException if {@code connection} is in auto-commit mode (from the fence): nothing is written
      */
     public <T> Optional<T> writeAsLeader(Connection connection, Fence fence, LeaderWork<T> work)

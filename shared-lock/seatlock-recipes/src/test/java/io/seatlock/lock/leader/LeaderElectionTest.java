@@ -10,7 +10,10 @@ import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.test.FaultProxy;
+import io.seatlock.test.InMemoryLock;
+import io.seatlock.test.ManualClock;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 class LeaderElectionTest {
@@ -85,6 +89,27 @@ class LeaderElectionTest {
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
         cleanup.add(client);
         return client;
+    }
+
+    @Test
+    void anElectionWhoseLockCouldNeverBeTakenIsRefusedWhenMade() {
+        InMemoryLock lock = new InMemoryLock(new ManualClock(), "a");
+        Duration lease = Duration.ofSeconds(10);
+        Duration retry = Duration.ofSeconds(1);
+        // The leader holds "leader:<group>": a group of 200 characters names a lock of 207, which every campaign would
+        // be refused, for ever, instead of once here.
+        for (String group : new String[] {"x".repeat(LockSpec.MAX_NAME_LENGTH), "a{b}", " "}) {
+            assertThatThrownBy(() -> new LeaderElection(lock, group, "a", lease, retry, new Recorder()))
+                    .as("group %s", group).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> new LeaderElection(lock, "g", "a", lease, lease, new Recorder()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shorter than the lease");
+        String longest = "x".repeat(LockSpec.MAX_NAME_LENGTH - LeaderElection.lockNameOf("").length());
+        LeaderElection election = new LeaderElection(lock, longest, "a", lease, retry, new Recorder());
+        cleanup.add(election);
+        election.start();
+        await().atMost(Duration.ofSeconds(10)).until(election::isLeader);
+        assertThat(lock.holder(LeaderElection.lockNameOf(longest))).contains("a");
     }
 
     @Test // GH-10 item 1: yield and close while a renewal waits on a black-holed Redis
