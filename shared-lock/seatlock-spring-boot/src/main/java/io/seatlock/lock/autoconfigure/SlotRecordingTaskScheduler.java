@@ -8,12 +8,16 @@ import org.springframework.scheduling.TriggerContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 
 /**
  * Wraps Spring's task scheduler so that each trigger-scheduled run (every {@code @Scheduled(cron = ...)})
- * knows the fire time it was scheduled for, through {@link ScheduledSlot#current()}. Spring computes a
- * task's next fire time only after its previous run ended, so the time remembered is the run's own.
+ * knows the fire time it was scheduled for, through {@link ScheduledSlot#current()}. Spring asks the trigger for
+ * each fire time once, before that run: the thread-pool scheduler after the previous run ended, the asynchronous one
+ * (Spring Boot's with virtual threads) right after handing the previous run to a thread of its own, maybe before that
+ * thread has started. So each run takes the oldest fire time not yet taken, never the latest one computed.
  */
 final class SlotRecordingTaskScheduler implements TaskScheduler {
 
@@ -32,7 +36,8 @@ final class SlotRecordingTaskScheduler implements TaskScheduler {
     private static final class SlottedRun implements Runnable, Trigger {
         private final Runnable task;
         private final Trigger trigger;
-        private volatile Instant slot;
+        /** Fire times computed and not yet taken by their runs, oldest first: one, or two on the asynchronous scheduler. */
+        private final Queue<Instant> slots = new ConcurrentLinkedQueue<>();
 
         SlottedRun(Runnable task, Trigger trigger) {
             this.task = task;
@@ -42,13 +47,15 @@ final class SlotRecordingTaskScheduler implements TaskScheduler {
         @Override
         public Instant nextExecution(TriggerContext context) {
             Instant next = trigger.nextExecution(context);
-            slot = next;
+            if (next != null) {
+                slots.add(next);
+            }
             return next;
         }
 
         @Override
         public void run() {
-            Instant scheduledFor = slot;
+            Instant scheduledFor = slots.poll();
             if (scheduledFor == null) {
                 task.run();
             } else {
