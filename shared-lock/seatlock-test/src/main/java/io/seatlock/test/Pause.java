@@ -8,6 +8,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /** One held checkpoint (see {@link Pauses#holdFirst}): the first thread to reach it waits until {@link #open()}. */
 public final class Pause {
 
+    /** The longest a thread is held: a test that never opens its pause does not leave the thread behind for good. */
+    private static final Duration MAX_HOLD = Duration.ofMinutes(10);
+
     private final String checkpoint;
     private final AtomicReference<Thread> held = new AtomicReference<>();
     private final CountDownLatch arrived = new CountDownLatch(1);
@@ -17,18 +20,33 @@ public final class Pause {
         this.checkpoint = checkpoint;
     }
 
-    /** Called on the reaching thread: the first one waits until opened (at most ten minutes), others pass. */
+    /**
+     * Called on the reaching thread: the first one waits until opened (at most ten minutes), others pass. An interrupt
+     * does not end the wait, as it would not end a paused JVM's (a lost lease's callback interrupts its worker): the
+     * thread goes on when opened, with its interrupt flag set for the code after the checkpoint.
+     */
     void arrive() {
         if (!held.compareAndSet(null, Thread.currentThread())) {
             return;
         }
         arrived.countDown();
+        long deadline = System.nanoTime() + MAX_HOLD.toNanos();
+        boolean interrupted = false;
         try {
-            if (!opened.await(10, TimeUnit.MINUTES)) {
-                throw new IllegalStateException("checkpoint '" + checkpoint + "' was never opened");
+            while (true) {
+                try {
+                    if (!opened.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                        throw new IllegalStateException("checkpoint '" + checkpoint + "' was never opened");
+                    }
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -56,5 +57,30 @@ class PausesTest {
 
         beforeWrite.open();
         assertThat(aWrote.get(10, TimeUnit.SECONDS)).as("A wakes with a lease it no longer holds").isFalse();
+    }
+
+    @Test
+    void aHeldThreadThatIsInterruptedStaysHeldAsAPausedJvmWouldAndKeepsTheInterruptForAfter() throws Exception {
+        Pause beforeWrite = pauses.holdFirst("interrupted");
+        AtomicBoolean wrote = new AtomicBoolean();
+        AtomicBoolean interruptedWhenWriting = new AtomicBoolean();
+        Thread holder = new Thread(() -> {
+            Checkpoint.reach("interrupted");
+            interruptedWhenWriting.set(Thread.currentThread().isInterrupted());
+            wrote.set(true);
+        }, "held-holder");
+        holder.start();
+        assertThat(beforeWrite.awaitArrival()).isSameAs(holder);
+
+        holder.interrupt(); // as a lost lease's callback interrupts its worker (executeLocked)
+        // It noticed the interrupt (the flag is taken) and waits again, still before its write.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !holder.isInterrupted()
+                && (holder.getState() == Thread.State.WAITING || holder.getState() == Thread.State.TIMED_WAITING));
+        assertThat(wrote).isFalse();
+
+        beforeWrite.open();
+        holder.join(Duration.ofSeconds(10).toMillis());
+        assertThat(wrote).isTrue();
+        assertThat(interruptedWhenWriting).as("the interrupt is there for the code after the checkpoint").isTrue();
     }
 }
