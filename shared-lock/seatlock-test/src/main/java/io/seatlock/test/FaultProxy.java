@@ -34,6 +34,9 @@ public final class FaultProxy implements AutoCloseable {
 
     private enum Mode { PASS, BLACKHOLE, DOWN }
 
+    /** How long a connection to the target may take before the client's is closed. */
+    private static final Duration TARGET_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
     private final String targetHost;
     private final int targetPort;
     private final ServerSocket server;
@@ -166,20 +169,39 @@ public final class FaultProxy implements AutoCloseable {
                     client.close();
                     continue;
                 }
-                Socket upstream = new Socket(targetHost, targetPort);
                 sockets.add(client);
-                sockets.add(upstream);
-                AtomicBoolean markerSent = new AtomicBoolean();
-                AtomicBoolean forgotten = new AtomicBoolean();
-                open.add(forgotten);
-                pump(client, upstream, fromClients, markerSent, forgotten);
-                pump(upstream, client, null, markerSent, forgotten);
+                Thread connecting = new Thread(() -> bridge(client), "fault-proxy-connect");
+                connecting.setDaemon(true);
+                connecting.start();
             } catch (IOException e) {
                 if (server.isClosed()) {
                     return;
                 }
             }
         }
+    }
+
+    /**
+     * Connects {@code client} to the target, on a thread of its own so that a target slow to answer holds up no other
+     * client. A target that refuses, or does not answer within {@link #TARGET_CONNECT_TIMEOUT}, has the client's
+     * connection closed, as the target's refusal would: left open, it looked like a black hole.
+     */
+    private void bridge(Socket client) {
+        Socket upstream = new Socket();
+        try {
+            upstream.connect(new InetSocketAddress(targetHost, targetPort), (int) TARGET_CONNECT_TIMEOUT.toMillis());
+        } catch (IOException e) {
+            close(upstream);
+            sockets.remove(client);
+            close(client);
+            return;
+        }
+        sockets.add(upstream);
+        AtomicBoolean markerSent = new AtomicBoolean();
+        AtomicBoolean forgotten = new AtomicBoolean();
+        open.add(forgotten);
+        pump(client, upstream, fromClients, markerSent, forgotten);
+        pump(upstream, client, null, markerSent, forgotten);
     }
 
     private void pump(Socket from, Socket to, @Nullable ByteRecorder recorder,
