@@ -105,7 +105,8 @@ public interface DistributedLock {
     /**
      * Runs {@code task} under the lock, renewing it in the background, and releases it afterwards.
      * If the lease is lost while the task runs, the task's thread is interrupted and
-     * {@link LockLostException} is thrown once it returns.
+     * {@link LockLostException} is thrown once it returns; a loss heard after the task returned interrupts nothing
+     * (the caller's thread may be at other work by then).
      *
      * @param name   the lock's name
      * @param ttl    the lease, renewed at a third of it while the task runs
@@ -122,20 +123,26 @@ public interface DistributedLock {
         if (acquired.isEmpty()) {
             return TaskResult.notExecuted();
         }
-        Thread worker = Thread.currentThread();
+        TaskInterrupter interrupter = new TaskInterrupter(Thread.currentThread());
         try (LockLease lease = acquired.get()) {
-            lease.keepAlive(worker::interrupt);
-            T result;
+            lease.keepAlive(interrupter);
+            T result = null;
+            @Nullable Exception failure = null;
             try {
                 result = task.run(lease);
             } catch (Exception e) {
+                failure = e;
+            } finally {
+                interrupter.taskEnded(); // a lost-lease callback that comes later interrupts nobody
+            }
+            if (failure != null) {
                 if (lease.isLost()) {
-                    throw LockLostException.whileRunning(name, e);
+                    throw LockLostException.whileRunning(name, failure);
                 }
-                if (e instanceof RuntimeException re) {
+                if (failure instanceof RuntimeException re) {
                     throw re;
                 }
-                throw new LockException("task under lock '" + name + "' failed: " + e.getMessage(), e);
+                throw new LockException("task under lock '" + name + "' failed: " + failure.getMessage(), failure);
             }
             if (lease.isLost()) {
                 throw LockLostException.whileRunning(name, null);
