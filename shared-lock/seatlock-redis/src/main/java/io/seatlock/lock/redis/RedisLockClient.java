@@ -64,6 +64,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private volatile @Nullable TtlArgs lastTtl;
     private final GrantedTokens grantedTokens = new GrantedTokens();
     private final ReleaseSignals releaseSignals;
+    private volatile boolean closed;
 
     private RedisLockClient(RedisTransport transport, RedisLockSettings settings, LockListener listener) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -159,6 +160,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
     /** {@link #whenReleased}, completed on the transport's thread that hears the release. */
     private CompletableFuture<Void> released(String name) {
+        requireOpen();
         LockSpec.requireValidName(name);
         CompletableFuture<Void> released = releaseSignals.next(name);
         releaseSignals.subscribed().thenAccept(subscribed -> {
@@ -180,6 +182,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     private AcquireAttempt attempt(LockSpec spec, boolean interruptible, boolean unlessDecided)
             throws InterruptedException {
+        requireOpen();
         long deadline = calls.callDeadline(); // from the caller's entry: connecting and sending are inside it
         String group = LockListeners.groupOf(spec.name());
         listener.onAttempt(group);
@@ -249,21 +252,25 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
     @Override
     public Optional<Duration> remainingTtl(String name) {
+        requireOpen();
         return status.remainingTtl(name);
     }
 
     @Override
     public Optional<String> holder(String name) {
+        requireOpen();
         return status.holder(name);
     }
 
     @Override
     public Set<String> heldNames(String namePrefix) {
+        requireOpen();
         return status.heldNames(namePrefix);
     }
 
     @Override
     public Set<String> held(Collection<String> names) {
+        requireOpen();
         return status.held(names);
     }
 
@@ -274,8 +281,10 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      *
      * @return how long it took
      * @throws LockUnavailableException if Redis (on a cluster: any master) did not answer within the command timeout
+     * @throws IllegalStateException    if this client is closed
      */
     public Duration ping() {
+        requireOpen();
         long start = System.nanoTime();
         calls.call("health", new RedisCommand.Ping());
         return Duration.ofNanos(System.nanoTime() - start);
@@ -308,9 +317,17 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         return settings;
     }
 
-    /** Stops renewing, releases what this instance holds (waiting at most one command timeout in all) and disconnects. */
+    /**
+     * Stops renewing, releases what this instance holds (waiting at most one command timeout in all) and disconnects.
+     * Afterwards every call of this client is an {@link IllegalStateException}, at once and with nothing sent; a second
+     * close does nothing.
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         watchdogs.shutdownNow();
         List<CompletableFuture<?>> releases = held.stream().<CompletableFuture<?>>map(RedisLease::releaseAsync).toList();
         try {
@@ -324,6 +341,13 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         callbacks.shutdown();
         releaseSignals.close();
         calls.close();
+    }
+
+    /** A closed client's calls would fail as if Redis were down: say what is true instead. */
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("this lock client is closed");
+        }
     }
 
     /**

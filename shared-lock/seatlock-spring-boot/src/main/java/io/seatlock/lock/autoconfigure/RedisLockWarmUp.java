@@ -30,6 +30,8 @@ final class RedisLockWarmUp implements SmartInitializingSingleton {
                 lock.ping();
             } catch (LockUnavailableException e) {
                 log.info("Redis does not answer yet ({}); lock calls fail fast until it does", e.getMessage());
+            } catch (IllegalStateException e) {
+                log.debug("not warming up the lock: the application closed it first"); // a context closed at once
             }
         }).start();
     }
