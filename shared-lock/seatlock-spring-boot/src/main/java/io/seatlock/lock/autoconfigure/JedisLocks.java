@@ -62,8 +62,8 @@ final class JedisLocks {
         String master = uri.getFragment();
         String authority = uri.getRawAuthority();
         if (master == null || master.isBlank() || authority == null) {
-            throw new IllegalArgumentException("a redis-sentinel:// URL needs host:port[,host:port...] and #master-name: "
-                    + url);
+            throw new IllegalArgumentException("seatlock.lock.redis-url: a redis-sentinel:// URL needs "
+                    + "host:port[,host:port...] and #master-name"); // not quoted: it may hold a password
         }
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().ssl(tls);
         int at = authority.lastIndexOf('@');

@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -45,8 +46,57 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
     record Sentinel(String master, @Nullable String username, @Nullable String password) {
     }
 
+    /** The schemes of {@code seatlock.lock.redis-url}, as Lettuce reads them; Jedis' are read to match. */
+    private static final Set<String> URL_SCHEMES = Set.of("redis", "rediss", "redis-sentinel", "rediss-sentinel");
+
+    /**
+     * {@code seatlock.lock.redis-url}, checked here for both clients: one that either would misread (Lettuce takes a
+     * port that is not a number as its default port, Jedis any scheme) stops startup, and no message quotes the URL,
+     * whose login a startup failure would otherwise write to the log.
+     *
+     * @throws IllegalArgumentException for a URL that is not one, a scheme not Redis', or a host or port missing or bad
+     */
     static RedisEndpoints of(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw badUrl("is not a valid URL (" + e.getReason() + " at index " + e.getIndex() + ")");
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!URL_SCHEMES.contains(scheme)) {
+            throw badUrl("must start with redis://, rediss://, redis-sentinel:// or rediss-sentinel://, not '" + scheme
+                    + "'");
+        }
+        String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
+        String hosts = authority.substring(authority.lastIndexOf('@') + 1);
+        for (String hostAndPort : hosts.split(",", -1)) {
+            int colon = hostAndPort.lastIndexOf(':');
+            String host = colon < 0 ? hostAndPort : hostAndPort.substring(0, colon);
+            if (host.isBlank()) {
+                throw badUrl("names no host");
+            }
+            if (colon >= 0 && !validPort(hostAndPort.substring(colon + 1))) {
+                throw badUrl("has a port that is not a number from 1 to 65535, for host " + host);
+            }
+        }
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        if (path.length() > 1 && !path.substring(1).chars().allMatch(Character::isDigit)) {
+            throw badUrl("has a database that is not a number");
+        }
         return new RedisEndpoints(url, List.of(), false, null, null, null, 0, false, null);
+    }
+
+    private static boolean validPort(String port) {
+        if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(Character::isDigit)) {
+            return false;
+        }
+        int number = Integer.parseInt(port);
+        return number >= 1 && number <= 65_535;
+    }
+
+    private static IllegalArgumentException badUrl(String what) {
+        return new IllegalArgumentException("seatlock.lock.redis-url " + what);
     }
 
     /**

@@ -147,7 +147,9 @@ public final class JedisTransport implements RedisTransport {
      */
     public static JedisTransport standalone(URI uri, Duration commandTimeout) {
         if (!JedisURIHelper.isValid(uri)) {
-            throw new IllegalArgumentException("not a redis:// or rediss:// URI with host and port: " + uri);
+            // what is wrong, not the URI itself, which may hold a password
+            throw new IllegalArgumentException("not a redis:// or rediss:// URI with host and port (scheme "
+                    + uri.getScheme() + ", host " + uri.getHost() + ", port " + uri.getPort() + ")");
         }
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .user(JedisURIHelper.getUser(uri)).password(JedisURIHelper.getPassword(uri))
