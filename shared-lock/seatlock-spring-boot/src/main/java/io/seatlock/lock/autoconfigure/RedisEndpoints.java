@@ -123,7 +123,8 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
                 throw new IllegalArgumentException("a seatlock.lock.cluster-nodes seed is not a valid URL");
             }
             String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!scheme.equals("redis") && !scheme.equals("rediss") || uri.getHost() == null || uri.getPort() < 0) {
+            if (!scheme.equals("redis") && !scheme.equals("rediss") || uri.getHost() == null || uri.getPort() < 1
+                    || uri.getPort() > 65_535) {
                 throw new IllegalArgumentException("a seatlock.lock.cluster-nodes seed must be host:port or "
                         + "redis[s]://[[user:]password@]host:port, was one with scheme '" + scheme + "'");
             }
@@ -170,8 +171,9 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
 
     static Node node(String hostAndPort) {
         int colon = hostAndPort.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new IllegalArgumentException("a node must be host:port, was '" + hostAndPort + "'");
+        if (colon <= 0 || !validPort(hostAndPort.substring(colon + 1))) {
+            throw new IllegalArgumentException("a node must be host:port, the port a number from 1 to 65535, was '"
+                    + hostAndPort + "'");
         }
         return new Node(hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1)));
     }

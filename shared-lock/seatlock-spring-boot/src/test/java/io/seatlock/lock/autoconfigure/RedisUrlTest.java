@@ -46,6 +46,15 @@ class RedisUrlTest {
     }
 
     @ParameterizedTest
+    @CsvSource({"lettuce, 127.0.0.1:notaport", "jedis, 127.0.0.1:notaport", "lettuce, 127.0.0.1:0", "jedis, 127.0.0.1:70000"})
+    void aClusterSeedWithABadPortStopsStartupNamingIt(String client, String seed) {
+        runner.withPropertyValues("seatlock.lock.client-type=" + client, "seatlock.lock.cluster-nodes=" + seed)
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessage("a node must be host:port, the port a number from 1 to 65535, was '" + seed + "'"));
+    }
+
+    @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "lettuce | redis://user:s3cret@127.0.0.1:1",
             "jedis   | redis://user:s3cret@127.0.0.1:1",
