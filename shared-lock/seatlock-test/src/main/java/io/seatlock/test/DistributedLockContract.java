@@ -12,6 +12,7 @@ import io.seatlock.lock.spi.LockSpec;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -411,6 +412,39 @@ public abstract class DistributedLockContract {
         assertThat(lock().remainingTtl(name)).hasValueSatisfying(left ->
                 assertThat(left).isGreaterThan(LockSpec.MAX_TTL.minusMinutes(1)));
         takeAway(name);
+    }
+
+    /**
+     * A blocking acquire, or a wait for a release, may be told to wait for ever ({@code ChronoUnit.FOREVER}, too long
+     * for a {@code long} of nanoseconds): an acquire takes a free lock at once, and a busy one once its holder releases
+     * it; a wait for the release of a lock nobody holds ends at once.
+     *
+     * @throws Exception if the waiting acquire fails
+     */
+    @Test
+    public void aBlockingAcquireMayWaitForEver() throws Exception {
+        String name = name("forever");
+        Duration forever = ChronoUnit.FOREVER.getDuration();
+        LockLease first = lock().acquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK, forever);
+        CompletableFuture<LockLease> second = CompletableFuture.supplyAsync(() -> {
+            try {
+                return otherReplica().acquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK, forever);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(first.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        LockLease took = second.get(30, TimeUnit.SECONDS);
+        assertThat(took.fencingToken().isNewerThan(first.fencingToken())).isTrue();
+        took.release();
+        CompletableFuture<Void> free = CompletableFuture.runAsync(() -> {
+            try {
+                otherReplica().awaitRelease(name, forever);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        free.get(30, TimeUnit.SECONDS); // a lock nobody holds: the wait for its release, for ever too, ends at once
     }
 
     /**

@@ -96,12 +96,10 @@ public final class InMemoryLock implements DistributedLock {
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
         LockSpec spec = new LockSpec(name, ttl, impact);
-        if (maxWait == null || maxWait.isNegative()) {
-            throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
-        }
+        long waitNanos = LockSpec.requireValidWait(maxWait);
         // Waits until released, or until maxWait passes on the manual clock or in real time, whichever is first.
-        long clockDeadline = store.clock.nanos() + maxWait.toNanos();
-        long realDeadline = System.nanoTime() + maxWait.toNanos();
+        long clockDeadline = store.clock.nanos() + waitNanos;
+        long realDeadline = System.nanoTime() + waitNanos;
         synchronized (store) {
             while (true) {
                 Grant grant = store.grant(spec, instanceId, false);

@@ -24,6 +24,8 @@ public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
      * as one lease and never renewed; longer work renews a shorter lease.
      */
     public static final Duration MAX_TTL = Duration.ofDays(30);
+    private static final long LONGEST_WAIT_NANOS = Long.MAX_VALUE / 4;
+    private static final Duration LONGEST_WAIT = Duration.ofNanos(LONGEST_WAIT_NANOS);
 
     /**
      * Validates every part.
@@ -83,6 +85,32 @@ public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
                 throw new IllegalArgumentException(rule + ": '" + text.replaceAll("\\p{Cntrl}", "?") + "'");
             }
         }
+    }
+
+    /**
+     * Checks how long a blocking acquire may wait, and gives it in nanoseconds for a deadline on {@link System#nanoTime()}.
+     * A wait too long for that ({@code ChronoUnit.FOREVER.getDuration()}, say) is about 73 years: for ever, in effect.
+     *
+     * @param maxWait how long to wait at most, not negative
+     * @return it in nanoseconds, at most {@code Long.MAX_VALUE / 4}
+     * @throws IllegalArgumentException if it is missing or negative
+     */
+    public static long requireValidWait(@Nullable Duration maxWait) {
+        if (maxWait == null || maxWait.isNegative()) {
+            throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
+        }
+        return waitNanos(maxWait);
+    }
+
+    /**
+     * A wait in nanoseconds, at most {@code Long.MAX_VALUE / 4} (about 73 years): a deadline of now plus it, and the
+     * difference of that deadline and a later now, never overflow into the past.
+     *
+     * @param wait a wait, not negative
+     * @return it in nanoseconds, capped
+     */
+    public static long waitNanos(Duration wait) {
+        return wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT_NANOS : wait.toNanos();
     }
 
     /**

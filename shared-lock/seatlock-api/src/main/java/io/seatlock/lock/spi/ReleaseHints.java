@@ -33,7 +33,7 @@ public final class ReleaseHints {
         }
         CompletableFuture<Void> released = hint.get();
         try {
-            released.get(atMost.toNanos(), TimeUnit.NANOSECONDS);
+            released.get(LockSpec.waitNanos(atMost), TimeUnit.NANOSECONDS);
         } catch (TimeoutException | ExecutionException | CancellationException e) {
             // no word in time
         } finally {

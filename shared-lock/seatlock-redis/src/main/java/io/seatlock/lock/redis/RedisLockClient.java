@@ -112,10 +112,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
         LockSpec spec = spec(name, ttl, impact);
-        if (maxWait == null || maxWait.isNegative()) {
-            throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
-        }
-        long deadline = System.nanoTime() + maxWait.toNanos();
+        long deadline = System.nanoTime() + LockSpec.requireValidWait(maxWait);
         long backoff = settings.minBackoff().toNanos();
         while (true) {
             if (Thread.interrupted()) {

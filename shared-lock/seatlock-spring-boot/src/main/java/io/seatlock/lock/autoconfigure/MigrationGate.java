@@ -5,6 +5,7 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.spi.LockSpec;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -140,7 +141,7 @@ final class MigrationGate implements FlywayMigrationStrategy, SmartLifecycle {
 
     private LockLease waitForGate() {
         Duration maxWait = settings.maxWait();
-        long deadline = System.nanoTime() + maxWait.toNanos();
+        long deadline = System.nanoTime() + LockSpec.waitNanos(maxWait);
         long started = System.nanoTime();
         while (true) {
             Duration left = Duration.ofNanos(deadline - System.nanoTime());
