@@ -54,10 +54,12 @@ class MicrometerLockListener implements LockListener {
         if (groups.contains(group)) {
             return group;
         }
-        synchronized (groups) {
-            if (groups.size() < MAX_GROUPS) {
-                groups.add(group);
-                return group;
+        if (groups.size() < MAX_GROUPS) { // once full, a further group's every call takes no monitor
+            synchronized (groups) {
+                if (groups.size() < MAX_GROUPS) {
+                    groups.add(group);
+                    return group;
+                }
             }
         }
         if (warnedOfTooManyGroups.compareAndSet(false, true)) {
