@@ -52,8 +52,7 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
     /**
      * {@code seatlock.lock.redis-url}, checked here for both clients: one that either would misread (Lettuce reads
      * {@code host:notaport} as a host name on its default port, Jedis takes any scheme) stops startup, and no message
-     * quotes the URL,
-     * whose login a startup failure would otherwise write to the log.
+     * quotes the URL, whose login a startup failure would otherwise write to the log.
      *
      * @throws IllegalArgumentException for a URL that is not one, a scheme not Redis', or a host or port missing or bad
      */
