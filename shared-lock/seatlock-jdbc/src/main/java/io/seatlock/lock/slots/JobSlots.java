@@ -101,10 +101,14 @@ public final class JobSlots {
     /**
      * The most recently scheduled slots claimed by any replica, newest first, for status pages.
      *
-     * @param limit how many at most
+     * @param limit how many at most, not negative
      * @return the claimed slots
+     * @throws IllegalArgumentException if {@code limit} is negative; nothing is asked of the database
      */
     public List<SlotRun> recent(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, was " + limit);
+        }
         return jdbc.query(recentSql,
                 (rs, i) -> new SlotRun(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getString(3),
                         rs.getTimestamp(4).toInstant()), limit);
