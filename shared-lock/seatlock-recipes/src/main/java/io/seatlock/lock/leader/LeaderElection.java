@@ -184,6 +184,10 @@ public final class LeaderElection implements AutoCloseable {
      */
     public <T> Optional<T> writeAsLeader(Connection connection, Fence fence, LeaderWork<T> work)
             throws SQLException {
+        // before the fence admits anything, and whether or not this candidate leads: a missing part is a bug either way
+        Objects.requireNonNull(connection, "connection");
+        Objects.requireNonNull(fence, "fence");
+        Objects.requireNonNull(work, "work");
         Optional<FencingToken> epoch = epoch();
         if (epoch.isEmpty()) {
             return Optional.empty();

@@ -2,6 +2,7 @@ package io.seatlock.lock.leader;
 
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -110,6 +111,27 @@ class LeaderElectionTest {
         election.start();
         await().atMost(Duration.ofSeconds(10)).until(election::isLeader);
         assertThat(lock.holder(LeaderElection.lockNameOf(longest))).contains("a");
+    }
+
+    @Test
+    void aFencedWriteMissingAPartIsRefusedAtOnceLeaderOrNot() {
+        InMemoryLock lock = new InMemoryLock(new ManualClock(), "a");
+        LeaderElection leader = new LeaderElection(lock, "g", "a", Duration.ofSeconds(10), Duration.ofSeconds(1),
+                new Recorder());
+        LeaderElection follower = new LeaderElection(lock, "g", "b", Duration.ofSeconds(10), Duration.ofSeconds(1),
+                new Recorder());
+        cleanup.add(leader);
+        leader.start();
+        await().atMost(Duration.ofSeconds(10)).until(leader::isLeader);
+        AtomicInteger admitted = new AtomicInteger();
+        Fence counting = (connection, resource, token) -> admitted.incrementAndGet();
+        for (LeaderElection election : List.of(leader, follower)) {
+            assertThatThrownBy(() -> election.writeAsLeader(null, counting, epoch -> 1))
+                    .isInstanceOf(NullPointerException.class).hasMessage("connection");
+            assertThatThrownBy(() -> election.writeAsLeader(null, null, epoch -> 1))
+                    .isInstanceOf(NullPointerException.class);
+        }
+        assertThat(admitted).as("nothing admitted").hasValue(0);
     }
 
     @Test // GH-10 item 1: yield and close while a renewal waits on a black-holed Redis
