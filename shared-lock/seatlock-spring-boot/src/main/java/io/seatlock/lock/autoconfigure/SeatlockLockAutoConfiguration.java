@@ -48,8 +48,7 @@ public class SeatlockLockAutoConfiguration {
                                     ObjectProvider<LockListener> listeners, Environment environment,
                                     ResourceLoader resources) {
         RedisLockSettings settings = settingsOf(properties);
-        // whatever the client and topology: bad input is told
-        RedisTransport.requirePositiveTimeout(properties.commandTimeout());
+        // whatever the topology: bad input is told (the command timeout is checked by every transport factory)
         RedisTransport.requirePositiveRefresh(properties.clusterRefresh());
         LockListener listener = LockListeners.guarded(listeners.orderedStream().toList());
         RedisEndpoints endpoints = endpoints(properties, springRedis.getIfAvailable());

@@ -111,10 +111,7 @@ public interface RedisTransport extends AutoCloseable {
      * @throws IllegalArgumentException unless it is positive
      */
     static Duration requirePositiveRefresh(Duration clusterRefresh) {
-        if (clusterRefresh == null || clusterRefresh.isNegative() || clusterRefresh.isZero()) {
-            throw new IllegalArgumentException("the cluster refresh period must be positive, was " + clusterRefresh);
-        }
-        return clusterRefresh;
+        return requirePositive(clusterRefresh, "the cluster refresh period");
     }
 
     /**
@@ -126,10 +123,14 @@ public interface RedisTransport extends AutoCloseable {
      * @throws IllegalArgumentException unless it is positive
      */
     static Duration requirePositiveTimeout(Duration commandTimeout) {
-        if (commandTimeout == null || commandTimeout.isNegative() || commandTimeout.isZero()) {
-            throw new IllegalArgumentException("the command timeout must be positive, was " + commandTimeout);
+        return requirePositive(commandTimeout, "the command timeout");
+    }
+
+    private static Duration requirePositive(Duration duration, String what) {
+        if (duration == null || duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(what + " must be positive, was " + duration);
         }
-        return commandTimeout;
+        return duration;
     }
 
     /** A call got its answer: a transport may track that the connection is alive. */
