@@ -91,8 +91,11 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
         if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(Character::isDigit)) {
             return false;
         }
-        int number = Integer.parseInt(port);
-        return number >= 1 && number <= 65_535;
+        return validPort(Integer.parseInt(port));
+    }
+
+    private static boolean validPort(int port) {
+        return port >= 1 && port <= 65_535;
     }
 
     private static IllegalArgumentException badUrl(String what) {
@@ -123,8 +126,8 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
                 throw new IllegalArgumentException("a seatlock.lock.cluster-nodes seed is not a valid URL");
             }
             String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!scheme.equals("redis") && !scheme.equals("rediss") || uri.getHost() == null || uri.getPort() < 1
-                    || uri.getPort() > 65_535) {
+            if (!scheme.equals("redis") && !scheme.equals("rediss") || uri.getHost() == null
+                    || !validPort(uri.getPort())) {
                 throw new IllegalArgumentException("a seatlock.lock.cluster-nodes seed must be host:port or "
                         + "redis[s]://[[user:]password@]host:port, was one with scheme '" + scheme + "'");
             }
