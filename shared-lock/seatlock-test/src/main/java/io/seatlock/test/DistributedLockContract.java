@@ -87,6 +87,17 @@ public abstract class DistributedLockContract {
         return prefix + base;
     }
 
+    /** The other replica's blocking acquire of {@code name} (a 30 s lease), waiting at most {@code maxWait}, begun now. */
+    private CompletableFuture<LockLease> otherReplicaAcquiring(String name, Duration maxWait) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return otherReplica().acquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK, maxWait);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     private void letExpire(String name, Duration ttl) {
         passTime(ttl.plusMillis(1));
         await("lock '" + name + "' to expire").atMost(Pauses.DEFAULT_WAIT).pollInterval(Duration.ofMillis(10))
@@ -342,14 +353,7 @@ public abstract class DistributedLockContract {
     public void aBlockingAcquireGetsTheLockOnceItsHolderReleases() throws Exception {
         String name = name("wait");
         LockLease first = lock().tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow();
-        CompletableFuture<LockLease> waiting = CompletableFuture.supplyAsync(() -> {
-            try {
-                return otherReplica().acquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK,
-                        Pauses.DEFAULT_WAIT);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<LockLease> waiting = otherReplicaAcquiring(name, Pauses.DEFAULT_WAIT);
         assertThat(waiting).isNotDone();
         first.release();
         LockLease second = waiting.get(Pauses.DEFAULT_WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -426,13 +430,7 @@ public abstract class DistributedLockContract {
         String name = name("forever");
         Duration forever = ChronoUnit.FOREVER.getDuration();
         LockLease first = lock().acquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK, forever);
-        CompletableFuture<LockLease> second = CompletableFuture.supplyAsync(() -> {
-            try {
-                return otherReplica().acquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK, forever);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<LockLease> second = otherReplicaAcquiring(name, forever);
         assertThat(first.release()).isEqualTo(ReleaseOutcome.RELEASED);
         LockLease took = second.get(30, TimeUnit.SECONDS);
         assertThat(took.fencingToken().isNewerThan(first.fencingToken())).isTrue();
