@@ -25,7 +25,6 @@ import redis.clients.jedis.exceptions.JedisMovedDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.providers.ConnectionProvider;
-import redis.clients.jedis.providers.PooledConnectionProvider;
 import redis.clients.jedis.providers.SentineledConnectionProvider;
 import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.JedisURIHelper;
@@ -67,12 +66,12 @@ import java.util.stream.IntStream;
  * Use it as {@code RedisLockClient.over(JedisTransport.standalone(uri, timeout), settings, listener)}.
  *
  * <p>Bounds: a command gives up once its caller's deadline (the command timeout) has passed: the socket's read
- * timeout is set to the time left before each command. Getting a connection comes first and has bounds of its own,
- * each the command timeout: the wait for a pooled connection when all {@value #POOL_SIZE} are busy, the TCP
- * connect, and the TLS and AUTH/SELECT handshake of a new connection. So a call takes at most the command timeout,
- * except one that had to wait for a pooled connection, or open one whose TLS or AUTH handshake stalled: at most
- * twice it. A connection that timed out or failed mid-reply is destroyed, never handed to another caller (no reply
- * read by the wrong caller). Commands nobody blocks on (watchdog renewals, releases on close) and a blocking
+ * timeout is set to the time left before each command. On one server, getting a connection is held to the same
+ * deadline: the wait for a pooled connection when all {@value #POOL_SIZE} are lent, the TCP connect, and the TLS and
+ * AUTH/SELECT handshake of a new connection ({@link StandalonePool}). On Sentinel and Cluster, Jedis' pools give each
+ * of those steps the command timeout of its own, so a call that had to wait for a pooled connection, or open one whose
+ * TLS or AUTH handshake stalled, takes at most twice it. A connection that timed out or failed mid-reply is
+ * destroyed, never handed to another caller (no reply read by the wrong caller). Commands nobody blocks on (watchdog renewals, releases on close) and a blocking
  * {@code acquire}'s attempts (so that an interrupt is answered at once) run on the transport's own threads, each
  * within its deadline, as do the destruction of broken connections and, on a cluster, each new reading of the slot
  * map. Nothing connects before the first command: an application starts while Redis is down, and
@@ -169,7 +168,7 @@ public final class JedisTransport implements RedisTransport {
     public static JedisTransport standalone(HostAndPort node, JedisClientConfig config, Duration commandTimeout) {
         RedisTransport.requirePositiveTimeout(commandTimeout);
         JedisClientConfig bounded = bounded(config, commandTimeout);
-        return new JedisTransport(() -> new PooledConnectionProvider(node, bounded, pool(commandTimeout)), null, null,
+        return new JedisTransport(() -> new StandalonePool(node, bounded, commandTimeout, POOL_SIZE), null, null,
                 commandTimeout);
     }
 
@@ -372,7 +371,7 @@ public final class JedisTransport implements RedisTransport {
         HostAndPort redirectedTo = null;
         boolean asking = false;
         for (int attempt = 0; ; attempt++) {
-            Connection connection = redirectedTo == null ? connectionFor(connections, command)
+            Connection connection = redirectedTo == null ? connectionFor(connections, command, deadline)
                     : ((ClusterConnectionProvider) connections).getConnection(redirectedTo);
             try {
                 connection.setSoTimeout(millisLeft(deadline));
@@ -545,9 +544,10 @@ public final class JedisTransport implements RedisTransport {
 
     /**
      * Back to the pool, or destroyed if it broke (a timeout, a cut mid-reply). A broken one is destroyed on a thread of
-     * the transport's: commons-pool opens the replacement for a borrower waiting for a connection on the thread that
-     * destroys one, and a caller past its deadline would then wait on somebody else's connect and handshake (on a
-     * frozen Redis that asks a password, a second command timeout: {@code JedisCallBoundTest}).
+     * the transport's: on Sentinel and Cluster, commons-pool opens the replacement for a borrower waiting for a
+     * connection on the thread that destroys one, and a caller past its deadline would then wait on somebody else's
+     * connect and handshake (on a frozen Redis that asks a password, a second command timeout:
+     * {@code JedisCallBoundTest}); and closing a TLS connection writes to a peer that may not be reading.
      */
     private void giveBack(Connection connection) {
         if (connection.isBroken()) {
@@ -823,7 +823,10 @@ public final class JedisTransport implements RedisTransport {
     }
 
     /** A pooled connection to the node that holds the command's keys (on a cluster, by their hash slot). */
-    private static Connection connectionFor(ConnectionProvider connections, RedisCommand<?> command) {
+    private static Connection connectionFor(ConnectionProvider connections, RedisCommand<?> command, long deadline) {
+        if (connections instanceof StandalonePool standalone) {
+            return standalone.borrow(deadline);
+        }
         if (!(connections instanceof ClusterConnectionProvider clusterNodes)) {
             return connections.getConnection();
         }

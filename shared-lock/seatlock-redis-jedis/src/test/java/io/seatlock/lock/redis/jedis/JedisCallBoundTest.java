@@ -25,9 +25,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * A call whose pooled connection times out on a frozen Redis costs its caller the command timeout, also while more
- * callers than the pool has connections wait for one. commons-pool replaces a destroyed connection for a waiting
- * borrower on the thread that destroys it: were that the caller's, it would open a connection for somebody else after
- * its own deadline (a handshake that stalls as long again, on a Redis that asks a password).
+ * callers than the pool has connections wait for one. Jedis' pool (commons-pool, under Sentinel and Cluster, and under
+ * one server before the transport had its own) replaces a destroyed connection for a waiting borrower on the thread
+ * that destroys it: were that the caller's, it would open a connection for somebody else after its own deadline (a
+ * handshake that stalls as long again, on a Redis that asks a password).
  */
 class JedisCallBoundTest {
 

@@ -1,0 +1,180 @@
+package io.seatlock.lock.redis.jedis;
+
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.DefaultJedisSocketFactory;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisSocketFactory;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.providers.ConnectionProvider;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The standalone transport's connections to its one server: at most {@code size} lent at once, each borrowed within
+ * its caller's deadline, the wait for a free one and a new one's connect and handshake together (commons-pool, under
+ * Jedis' own pool, waits for a connection and opens one each within a fixed timeout of its own, so up to twice the
+ * command timeout). A borrow and a return allocate nothing (commons-pool allocates instants, durations and a queue
+ * node for each, about 0.25 KB a lock pair). Idle connections are kept, most recently used first, until closed; a
+ * broken one is disconnected on return, never lent again.
+ */
+final class StandalonePool implements ConnectionProvider {
+
+    private final HostAndPort node;
+    private final JedisClientConfig config;
+    private final Duration commandTimeout;
+    /** One per connection lent: taken before a connection is looked for or opened, given back with it. */
+    private final Semaphore lendable;
+    /** Guarded by itself; never holds more than the pool lends, so pushing and popping allocate nothing. */
+    private final ArrayDeque<Pooled> idle;
+    private volatile boolean closed;
+
+    StandalonePool(HostAndPort node, JedisClientConfig config, Duration commandTimeout, int size) {
+        this.node = node;
+        this.config = config;
+        this.commandTimeout = commandTimeout;
+        this.lendable = new Semaphore(size);
+        this.idle = new ArrayDeque<>(size);
+    }
+
+    /** A connection for a command that must be answered by {@code deadlineNanos}; hand it back with {@code close()}. */
+    Connection borrow(long deadlineNanos) {
+        if (!lendable.tryAcquire()) {
+            waitForOne(deadlineNanos);
+        }
+        try {
+            if (closed) {
+                throw new IllegalStateException("the Jedis transport is closed");
+            }
+            Pooled connection;
+            synchronized (idle) {
+                connection = idle.pollFirst();
+            }
+            return connection != null ? connection : new Pooled(new Bounded(node, config, deadlineNanos), config);
+        } catch (RuntimeException | Error e) {
+            lendable.release();
+            throw e;
+        }
+    }
+
+    private void waitForOne(long deadlineNanos) {
+        try {
+            if (!lendable.tryAcquire(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                throw new JedisConnectionException("no pooled connection came free within " + commandTimeout);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JedisConnectionException("interrupted while waiting for a pooled connection", e);
+        }
+    }
+
+    private void giveBack(Pooled connection) {
+        boolean keep = !connection.isBroken() && !closed;
+        if (keep) {
+            synchronized (idle) {
+                idle.offerFirst(connection);
+            }
+        }
+        lendable.release();
+        if (!keep) {
+            connection.disconnectQuietly();
+        } else if (closed) { // closed while it went back: close() may have drained the idle ones already
+            drain();
+        }
+    }
+
+    @Override
+    public Connection getConnection() {
+        return borrow(System.nanoTime() + commandTimeout.toNanos());
+    }
+
+    @Override
+    public Connection getConnection(CommandArguments args) {
+        return getConnection();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        drain();
+    }
+
+    private void drain() {
+        while (true) {
+            Pooled connection;
+            synchronized (idle) {
+                connection = idle.pollFirst();
+            }
+            if (connection == null) {
+                return;
+            }
+            connection.disconnectQuietly();
+        }
+    }
+
+    /** A connection of this pool: closing it hands it back. */
+    private final class Pooled extends Connection {
+        Pooled(JedisSocketFactory sockets, JedisClientConfig config) {
+            super(sockets, config);
+        }
+
+        @Override
+        public void close() {
+            giveBack(this);
+        }
+
+        void disconnectQuietly() {
+            try {
+                disconnect();
+            } catch (RuntimeException e) {
+                // a broken connection's socket may fail to flush on its way out: it is closed all the same
+            }
+        }
+    }
+
+    /**
+     * Jedis' own sockets, connected within the time left before the deadline (a host name with several addresses:
+     * each address tried within it), then reading within what is left after the connect: the AUTH and SELECT of a new
+     * connection, and with TLS the handshake, which Jedis starts on the first read or write (only a custom host name
+     * verifier makes it start while connecting, within the time left before the connect).
+     */
+    private record Bounded(HostAndPort node, JedisClientConfig config, long deadlineNanos) implements JedisSocketFactory {
+        @Override
+        public Socket createSocket() {
+            int connectMillis = millisLeft();
+            Socket socket = new DefaultJedisSocketFactory(node, DefaultJedisClientConfig.builder().from(config)
+                    .connectionTimeoutMillis(connectMillis).socketTimeoutMillis(connectMillis).build()).createSocket();
+            try {
+                socket.setSoTimeout(millisLeft());
+                return socket;
+            } catch (IOException | RuntimeException e) {
+                try {
+                    socket.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e instanceof JedisConnectionException jedis ? jedis : new JedisConnectionException(e);
+            }
+        }
+
+        private int millisLeft() {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+            if (left < 1) {
+                throw new JedisConnectionException("could not connect to " + node + " before the call's deadline");
+            }
+            return (int) Math.min(Integer.MAX_VALUE, left);
+        }
+
+        @Override
+        public String toString() {
+            return node.toString();
+        }
+    }
+}
