@@ -16,7 +16,6 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -32,7 +31,6 @@ import redis.clients.jedis.util.SafeEncoder;
 
 import javax.net.ssl.SSLParameters;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -57,7 +55,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.stream.IntStream;
 
 /**
  * The Redis lock's blocking transport on Jedis: a pool of connections (standalone, Sentinel-managed or a Redis
@@ -93,10 +90,6 @@ public final class JedisTransport implements RedisTransport {
     private static final int WAIT_FOR_ANNOUNCEMENTS = 0;
     private static final ThreadFactory CONNECTING = DaemonThreads.named("seatlock-jedis-connect");
     private static final ThreadFactory SUBSCRIBING = DaemonThreads.named("seatlock-jedis-releases");
-    /** The lock's scripts' SHAs, encoded: a handful, each sent with every call of its script. */
-    private static final Map<String, Argument> SHAS = new ConcurrentHashMap<>();
-    private static final Argument[] KEY_COUNTS = IntStream.range(0, 4).mapToObj(n -> Argument.of(Integer.toString(n)))
-            .toArray(Argument[]::new);
 
     private final Supplier<ConnectionProvider> connect;
     /** How often a cluster's slot map is read again; null where there is no cluster. */
@@ -374,7 +367,7 @@ public final class JedisTransport implements RedisTransport {
             Connection connection = redirectedTo == null ? connectionFor(connections, command, deadline)
                     : ((ClusterConnectionProvider) connections).getConnection(redirectedTo);
             try {
-                connection.setSoTimeout(millisLeft(deadline));
+                readUntil(connection, deadline);
                 if (asking) {
                     connection.sendCommand(Protocol.Command.ASKING);
                     connection.getStatusCodeReply();
@@ -619,14 +612,14 @@ public final class JedisTransport implements RedisTransport {
     }
 
     private static long evalsha(Connection connection, RedisCommand.Script script) {
-        connection.sendCommand(evalshaArguments(script));
+        connection.sendCommand(evalshaArguments(connection, script));
         return connection.getIntegerReply();
     }
 
     /** The script, then WAIT, written together on one connection; both replies are read before it is handed back. */
     private static RedisCommand.ScriptReply replicated(Connection connection, RedisCommand.ReplicatedScript replicated) {
         for (int attempt = 0; ; attempt++) {
-            connection.sendCommand(evalshaArguments(replicated.script()));
+            connection.sendCommand(evalshaArguments(connection, replicated.script()));
             connection.sendCommand(Protocol.Command.WAIT, Integer.toString(replicated.replicas()),
                     Long.toString(replicated.waitMillis()));
             List<Object> replies = connection.getMany(2);
@@ -651,35 +644,10 @@ public final class JedisTransport implements RedisTransport {
         connection.getBulkReply();
     }
 
-    /**
-     * {@code EVALSHA sha numkeys keys... args...}, each argument encoded once: Jedis' own wrappers for a {@code String}
-     * or a {@code byte[]} copy it once more, and the hot path's allocation is mostly its arguments. The SHA and the
-     * key count are encoded once, on their first use.
-     */
-    private static CommandArguments evalshaArguments(RedisCommand.Script script) {
-        String[] keys = script.keys();
-        CommandArguments command = new CommandArguments(Protocol.Command.EVALSHA)
-                .add(SHAS.computeIfAbsent(script.sha(), Argument::of))
-                .add(keys.length < KEY_COUNTS.length ? KEY_COUNTS[keys.length] : Argument.of(Integer.toString(keys.length)));
-        for (String key : keys) {
-            command.add(Argument.of(key));
-        }
-        for (String arg : script.args()) {
-            command.add(Argument.of(arg));
-        }
-        return command;
-    }
-
-    /** A command argument Jedis writes as it is, without copying it. */
-    private record Argument(byte[] raw) implements Rawable {
-        static Argument of(String text) {
-            return new Argument(text.getBytes(StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public byte[] getRaw() {
-            return raw;
-        }
+    /** The script's {@code EVALSHA}, in the arguments a pooled connection keeps for it if it has them. */
+    private static CommandArguments evalshaArguments(Connection connection, RedisCommand.Script script) {
+        EvalshaArguments kept = StandalonePool.evalshaArgumentsOf(connection);
+        return (kept != null ? kept : new EvalshaArguments()).fill(script);
     }
 
     /** SCAN on every master of a cluster, each through a connection of its own, within the one deadline. */
@@ -688,7 +656,7 @@ public final class JedisTransport implements RedisTransport {
         for (HostAndPort master : mastersServingSlots(clusterNodes)) {
             Connection node = clusterNodes.getConnection(master);
             try {
-                node.setSoTimeout(millisLeft(deadline));
+                readUntil(node, deadline);
                 scanNode(node, pattern, keys);
             } catch (RuntimeException | Error e) {
                 breakUnlessAnswered(node, e);
@@ -711,7 +679,7 @@ public final class JedisTransport implements RedisTransport {
                 try {
                     Connection connection = clusterNodes.getConnection(master);
                     asked.put(master, connection);
-                    connection.setSoTimeout(millisLeft(deadline));
+                    readUntil(connection, deadline);
                     connection.sendCommand(Protocol.Command.PING);
                 } catch (JedisException e) {
                     throw unanswered(master, e);
@@ -794,7 +762,7 @@ public final class JedisTransport implements RedisTransport {
             List<Integer> indexes = node.getValue();
             Connection connection = clusterNodes.getConnection(node.getKey());
             try {
-                connection.setSoTimeout(millisLeft(deadline));
+                readUntil(connection, deadline);
                 for (int i : indexes) {
                     connection.sendCommand(Protocol.Command.EXISTS, keys.get(i));
                 }
@@ -890,6 +858,17 @@ public final class JedisTransport implements RedisTransport {
             throw e.getCause() instanceof RuntimeException runtime ? runtime : new JedisConnectionException(e.getCause());
         } catch (TimeoutException e) {
             throw new JedisConnectionException("could not connect within " + commandTimeout);
+        }
+    }
+
+    /**
+     * Sets {@code connection}'s read timeout to what is left until {@code deadline}, unless it is that already (as on
+     * a busy path, where each call has the whole command timeout: the socket boxes each new value).
+     */
+    private void readUntil(Connection connection, long deadline) {
+        int millis = millisLeft(deadline);
+        if (connection.getSoTimeout() != millis) {
+            connection.setSoTimeout(millis);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -119,8 +120,15 @@ final class StandalonePool implements ConnectionProvider {
         }
     }
 
+    /** The {@code EVALSHA} arguments {@code connection} keeps for its scripts, if it is one of a standalone pool. */
+    static @Nullable EvalshaArguments evalshaArgumentsOf(Connection connection) {
+        return connection instanceof Pooled pooled ? pooled.evalsha : null;
+    }
+
     /** A connection of this pool: closing it hands it back. */
     private final class Pooled extends Connection {
+        private final EvalshaArguments evalsha = new EvalshaArguments();
+
         Pooled(JedisSocketFactory sockets, JedisClientConfig config) {
             super(sockets, config);
         }
