@@ -8,6 +8,7 @@ import redis.clients.jedis.DefaultJedisSocketFactory;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisSocketFactory;
+import redis.clients.jedis.authentication.AuthXManager;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.providers.ConnectionProvider;
 
@@ -24,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  * Jedis' own pool, waits for a connection and opens one each within a fixed timeout of its own, so up to twice the
  * command timeout). A borrow and a return allocate nothing (commons-pool allocates instants, durations and a queue
  * node for each, about 0.25 KB a lock pair). Idle connections are kept, most recently used first, until closed; a
- * broken one is disconnected on return, never lent again.
+ * broken one is disconnected on return, never lent again. With token authentication that renews (an
+ * {@link AuthXManager} in the config), a connection whose token was renewed since its last use authenticates again
+ * before it is lent, within the same deadline; one that cannot is disconnected and the call fails.
  */
 final class StandalonePool implements ConnectionProvider {
 
@@ -35,6 +38,7 @@ final class StandalonePool implements ConnectionProvider {
     private final Semaphore lendable;
     /** Guarded by itself; never holds more than the pool lends, so pushing and popping allocate nothing. */
     private final ArrayDeque<Pooled> idle;
+    private final @Nullable AuthXManager tokens;
     private volatile boolean closed;
 
     StandalonePool(HostAndPort node, JedisClientConfig config, Duration commandTimeout, int size) {
@@ -43,6 +47,11 @@ final class StandalonePool implements ConnectionProvider {
         this.commandTimeout = commandTimeout;
         this.lendable = new Semaphore(size);
         this.idle = new ArrayDeque<>(size);
+        this.tokens = config.getAuthXManager();
+        if (tokens != null) {
+            // waits for the first token, as Jedis' own pool does; the transport makes its pool off its callers' threads
+            tokens.start();
+        }
     }
 
     /** A connection for a command that must be answered by {@code deadlineNanos}; hand it back with {@code close()}. */
@@ -58,9 +67,31 @@ final class StandalonePool implements ConnectionProvider {
             synchronized (idle) {
                 connection = idle.pollFirst();
             }
-            return connection != null ? connection : new Pooled(new Bounded(node, config, deadlineNanos), config);
+            if (connection == null) {
+                Pooled opened = new Pooled(new Bounded(node, config, deadlineNanos), config);
+                if (tokens != null) {
+                    tokens.addConnection(opened); // told of each renewed token from now on
+                }
+                return opened;
+            }
+            if (tokens != null) {
+                authenticateAgain(connection, deadlineNanos);
+            }
+            return connection;
         } catch (RuntimeException | Error e) {
             lendable.release();
+            throw e;
+        }
+    }
+
+    /** {@code AUTH} with the token renewed since the connection's last use, if there is one; else nothing is sent. */
+    private static void authenticateAgain(Pooled connection, long deadlineNanos) {
+        try {
+            connection.setSoTimeout(millisLeft(deadlineNanos, "authenticate again"));
+            connection.reAuthenticate();
+        } catch (RuntimeException | Error e) {
+            connection.setBroken();
+            connection.disconnectQuietly();
             throw e;
         }
     }
@@ -105,6 +136,9 @@ final class StandalonePool implements ConnectionProvider {
     public void close() {
         closed = true;
         drain();
+        if (tokens != null) {
+            tokens.stop();
+        }
     }
 
     private void drain() {
@@ -173,16 +207,21 @@ final class StandalonePool implements ConnectionProvider {
         }
 
         private int millisLeft() {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-            if (left < 1) {
-                throw new JedisConnectionException("could not connect to " + node + " before the call's deadline");
-            }
-            return (int) Math.min(Integer.MAX_VALUE, left);
+            return StandalonePool.millisLeft(deadlineNanos, "connect to " + node);
         }
 
         @Override
         public String toString() {
             return node.toString();
         }
+    }
+
+    /** Whole milliseconds left before {@code deadlineNanos}, at least one; none left fails with what could not be done. */
+    private static int millisLeft(long deadlineNanos, String what) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        if (left < 1) {
+            throw new JedisConnectionException("could not " + what + " before the call's deadline");
+        }
+        return (int) Math.min(Integer.MAX_VALUE, left);
     }
 }

@@ -9,11 +9,15 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.authentication.AuthXManager;
+import redis.clients.authentication.core.SimpleToken;
+import redis.clients.authentication.core.TokenAuthConfig;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -189,6 +193,42 @@ class StandalonePoolTest {
         }
     }
 
+    @Test
+    void aConnectionWhoseTokenWasRenewedAuthenticatesAgainBeforeItIsLent() throws Exception {
+        AtomicInteger tokensIssued = new AtomicInteger();
+        // the first token is renewed half-way through its second; the second lasts the test
+        TokenAuthConfig renewing = TokenAuthConfig.builder().expirationRefreshRatio(0.5f).tokenRequestExecTimeoutInMs(10_000)
+                .maxAttemptsToRetry(3).delayInMsToRetry(100).identityProviderConfig(() -> () -> {
+            long now = System.currentTimeMillis();
+            return tokensIssued.incrementAndGet() == 1 ? new SimpleToken("app", "token-1", now + 1_000, now, Map.of())
+                    : new SimpleToken("app", "token-2", now + 600_000, now, Map.of());
+        }).build();
+        try (OwnedRedis redis = new OwnedRedis("user app on >token-1 >token-2 ~* &* +@all");
+             StandalonePool pool = new StandalonePool(new HostAndPort("127.0.0.1", redis.port()),
+                     DefaultJedisClientConfig.builder().authXManager(new AuthXManager(renewing)).build(), TIMEOUT, 2)) {
+            Connection first = pool.borrow(deadline());
+            long id = clientId(first);
+            first.close();
+            assertThat(authentications(redis.server())).isOne();
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> tokensIssued.get() >= 2);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                Connection again = pool.borrow(deadline());
+                try {
+                    assertThat(clientId(again)).as("the same connection, lent again").isEqualTo(id);
+                } finally {
+                    again.close();
+                }
+                assertThat(authentications(redis.server())).as("AUTH with the renewed token, once").isEqualTo(2);
+            });
+            Connection later = pool.borrow(deadline());
+            assertThat(ping(later)).isEqualTo("PONG");
+            later.close();
+            assertThat(authentications(redis.server())).as("nothing more to send").isEqualTo(2);
+            assertThat(redis.server().<String>with(r -> r.clientList())).contains("id=" + id + " ").contains("user=app");
+        }
+    }
+
     private static JedisClientConfig withPassword() {
         return DefaultJedisClientConfig.builder().password(PASSWORD).build();
     }
@@ -200,6 +240,10 @@ class StandalonePoolTest {
     private static String ping(Connection connection) {
         connection.sendCommand(Protocol.Command.PING);
         return connection.getStatusCodeReply();
+    }
+
+    private static long authentications(RedisServer redis) {
+        return redis.commandCalls().getOrDefault("auth", 0L);
     }
 
     private static long clientId(Connection connection) {
