@@ -68,11 +68,11 @@ import java.util.function.Supplier;
  * AUTH/SELECT handshake of a new connection ({@link StandalonePool}). On Sentinel and Cluster, Jedis' pools give each
  * of those steps the command timeout of its own, so a call that had to wait for a pooled connection, or open one whose
  * TLS or AUTH handshake stalled, takes at most twice it. A connection that timed out or failed mid-reply is
- * destroyed, never handed to another caller (no reply read by the wrong caller). Commands nobody blocks on (watchdog renewals, releases on close) and a blocking
- * {@code acquire}'s attempts (so that an interrupt is answered at once) run on the transport's own threads, each
- * within its deadline, as do the destruction of broken connections and, on a cluster, each new reading of the slot
- * map. Nothing connects before the first command: an application starts while Redis is down, and
- * calls fail (at once where the server refuses connections) until it is back.
+ * destroyed, never handed to another caller (no reply read by the wrong caller). Commands nobody blocks on (watchdog
+ * renewals, releases on close) and a blocking {@code acquire}'s attempts (so that an interrupt is answered at once)
+ * run on the transport's own threads, each within its deadline, as do the destruction of broken connections and, on a
+ * cluster, each new reading of the slot map. Nothing connects before the first command: an application starts while
+ * Redis is down, and calls fail (at once where the server refuses connections) until it is back.
  */
 public final class JedisTransport implements RedisTransport {
 

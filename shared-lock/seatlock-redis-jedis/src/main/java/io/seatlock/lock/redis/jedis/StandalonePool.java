@@ -68,15 +68,14 @@ final class StandalonePool implements ConnectionProvider {
                 connection = idle.pollFirst();
             }
             if (connection == null) {
-                Pooled opened = new Pooled(new Bounded(node, config, deadlineNanos), config);
+                connection = new Pooled(new Bounded(node, config, deadlineNanos), config);
                 if (tokens != null) {
-                    tokens.addConnection(opened); // told of each renewed token from now on
+                    tokens.addConnection(connection); // told of each renewed token from now on
                 }
-                return opened;
-            }
-            if (tokens != null) {
+            } else if (tokens != null) {
                 authenticateAgain(connection, deadlineNanos);
             }
+            connection.lent = true;
             return connection;
         } catch (RuntimeException | Error e) {
             lendable.release();
@@ -159,9 +158,11 @@ final class StandalonePool implements ConnectionProvider {
         return connection instanceof Pooled pooled ? pooled.evalsha : null;
     }
 
-    /** A connection of this pool: closing it hands it back. */
+    /** A connection of this pool: closing it hands it back, once. */
     private final class Pooled extends Connection {
         private final EvalshaArguments evalsha = new EvalshaArguments();
+        /** Set by the borrower's thread, cleared by the thread that hands it back (after it, or handed it by it). */
+        private boolean lent;
 
         Pooled(JedisSocketFactory sockets, JedisClientConfig config) {
             super(sockets, config);
@@ -169,14 +170,22 @@ final class StandalonePool implements ConnectionProvider {
 
         @Override
         public void close() {
-            giveBack(this);
+            if (lent) {
+                lent = false;
+                giveBack(this);
+            }
         }
 
+        /** A broken one is closed without flushing what it may hold: its peer may not be reading. */
         void disconnectQuietly() {
             try {
-                disconnect();
-            } catch (RuntimeException e) {
-                // a broken connection's socket may fail to flush on its way out: it is closed all the same
+                if (isBroken()) {
+                    forceDisconnect();
+                } else {
+                    disconnect();
+                }
+            } catch (IOException | RuntimeException e) {
+                // the socket is closed all the same
             }
         }
     }

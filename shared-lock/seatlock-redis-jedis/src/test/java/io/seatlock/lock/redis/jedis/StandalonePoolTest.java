@@ -135,6 +135,24 @@ class StandalonePoolTest {
     }
 
     @Test
+    void aConnectionHandedBackTwiceIsLentOnce() throws Exception {
+        try (OwnedRedis redis = new OwnedRedis();
+             StandalonePool pool = new StandalonePool(new HostAndPort("127.0.0.1", redis.port()),
+                     DefaultJedisClientConfig.builder().build(), TIMEOUT, 1)) {
+            Connection connection = pool.borrow(deadline());
+            connection.close();
+            connection.close();
+
+            Connection lent = pool.borrow(deadline());
+            assertThatThrownBy(() -> pool.borrow(System.nanoTime() + Duration.ofMillis(200).toNanos()))
+                    .as("one connection lent, and the pool has one").isInstanceOf(JedisConnectionException.class)
+                    .hasMessageContaining("no pooled connection came free");
+            assertThat(ping(lent)).isEqualTo("PONG");
+            lent.close();
+        }
+    }
+
+    @Test
     void closingDisconnectsTheIdleConnectionsAndEachHandedBackLater() throws Exception {
         try (OwnedRedis redis = new OwnedRedis()) {
             StandalonePool pool = new StandalonePool(new HostAndPort("127.0.0.1", redis.port()),
