@@ -160,14 +160,18 @@ final class RedisConnector implements AutoCloseable {
     }
 
     /**
-     * Shuts the client down (which closes each of its connections), waiting at most {@link #SHUTDOWN_BOUND}. Not
-     * Lettuce's {@code shutdown()}: it waits on its own future without a bound, and that future sometimes never
-     * completes (lettuce#2278), which would hang an application's shutdown.
+     * Shuts the client down (which closes each of its connections), then its resources (the transport made them for
+     * this client alone), waiting at most {@link #SHUTDOWN_BOUND} for both. Not Lettuce's {@code shutdown()}: it waits
+     * on its own future without a bound, and that future sometimes never completes (lettuce#2278), which would hang an
+     * application's shutdown.
      */
     @Override
     public void close() {
+        long deadline = System.nanoTime() + SHUTDOWN_BOUND.toNanos();
         try {
             client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(SHUTDOWN_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            client.getResources().shutdown(0, 2, TimeUnit.SECONDS).get(Math.max(0, deadline - System.nanoTime()),
+                    TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             log.warn("the Redis client did not shut down within {}; its threads are left to the JVM", SHUTDOWN_BOUND);
         } catch (ExecutionException e) {
