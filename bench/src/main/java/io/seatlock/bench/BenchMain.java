@@ -179,11 +179,15 @@ public final class BenchMain {
             double[] ours = new double[rounds];
             double[] rawP50 = new double[rounds];
             double[] oursP50 = new double[rounds];
+            double[] rawBytes = new double[rounds];
+            double[] oursBytes = new double[rounds];
             for (int round = 0; round < rounds; round++) {
                 List<String> order = round % 2 == 0 ? List.of("RAW_LETTUCE", "SHARED_LOCK") : List.of("SHARED_LOCK", "RAW_LETTUCE");
                 for (String impl : order) {
-                    double ops = oneFork(threads, impl, Mode.Throughput).getPrimaryResult().getScore() * 1e6;
-                    (impl.equals("RAW_LETTUCE") ? raw : ours)[round] = ops;
+                    RunResult throughput = singleFork(threads, impl, Mode.Throughput, 2, 4, 3, true);
+                    (impl.equals("RAW_LETTUCE") ? raw : ours)[round] = throughput.getPrimaryResult().getScore() * 1e6;
+                    (impl.equals("RAW_LETTUCE") ? rawBytes : oursBytes)[round] =
+                            throughput.getSecondaryResults().get("gc.alloc.rate.norm").getScore();
                     if (threads == 1) {
                         double p50 = oneFork(threads, impl, Mode.SampleTime).getPrimaryResult().getStatistics().getPercentile(50);
                         (impl.equals("RAW_LETTUCE") ? rawP50 : oursP50)[round] = p50;
@@ -191,6 +195,7 @@ public final class BenchMain {
                 }
             }
             md.append(ratioRow(threads, "ops/s", raw, ours, "%.0f"));
+            md.append(ratioRow(threads, "bytes/op", rawBytes, oursBytes, "%.0f"));
             if (threads == 1) {
                 md.append(ratioRow(threads, "p50 µs", rawP50, oursP50, "%.0f"));
             }
@@ -263,7 +268,7 @@ public final class BenchMain {
         return singleFork(threads, impl, Mode.Throughput, 1, 3, 2, true);
     }
 
-    /** The Lettuce goals' fork: 2 x 2 s warm-up, 4 x 3 s measured, as the table's. */
+    /** The Lettuce goals' latency fork: 2 x 2 s warm-up, 4 x 3 s measured, as the table's. */
     private static RunResult oneFork(int threads, String impl, Mode mode) throws Exception {
         return singleFork(threads, impl, mode, 2, 4, 3, false);
     }
