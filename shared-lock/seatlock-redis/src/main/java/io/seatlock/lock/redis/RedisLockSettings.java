@@ -31,7 +31,7 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
      * Checks every setting.
      *
      * @param keyPrefix        put before every key; no braces
-     * @param instanceId       readable part of every owner token; not blank
+     * @param instanceId       readable part of every owner token; not blank, not ending in {@code |waited}
      * @param clockDriftFactor share of the ttl kept as safety margin, in [0, 0.5)
      * @param minSafetyMargin  smallest safety margin, not negative
      * @param minBackoff       first wait of a blocking acquire, positive
@@ -44,6 +44,11 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
         new RedisKeys(keyPrefix); // checks the prefix
         if (instanceId == null || instanceId.isBlank()) {
             throw new IllegalArgumentException("instance id must not be blank");
+        }
+        if (instanceId.endsWith(OwnerTokens.WAITED)) {
+            // an owner token would then look marked already: its release would announce nothing to a waiter
+            throw new IllegalArgumentException("instance id must not end in \"" + OwnerTokens.WAITED
+                    + "\", the mark a waiter adds to a held lock's owner token");
         }
         if (clockDriftFactor < 0 || clockDriftFactor >= 0.5) {
             throw new IllegalArgumentException("clock drift factor must be in [0, 0.5), was " + clockDriftFactor);
@@ -89,7 +94,7 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
     /**
      * These settings with another instance id.
      *
-     * @param id the new instance id, not blank
+     * @param id the new instance id, not blank, not ending in {@code |waited}
      * @return new settings
      */
     public RedisLockSettings withInstanceId(String id) {

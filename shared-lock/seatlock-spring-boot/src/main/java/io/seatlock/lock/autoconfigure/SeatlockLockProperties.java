@@ -15,7 +15,8 @@ import java.util.List;
  * @param enabled          Whether to register the Redis lock.
  * @param keyPrefix        Put before every Redis key; give each application (and each test) its own. No braces.
  * @param instanceId       This process's name in owner tokens, leader elections and job-slot records. Defaults to
- *                         the host name and the process id, host-pid.
+ *                         the host name and the process id, host-pid. Not ending in |waited, the mark a waiter adds
+ *                         to a held lock's token.
  * @param redisUrl         Redis to lock on, e.g. rediss://user:secret@redis:6380 or
  *                         redis-sentinel://host:26379#mymaster (rediss-sentinel:// for TLS; the user and password
  *                         are the master's). When unset, Spring's spring.data.redis.* settings are used.

@@ -1,0 +1,23 @@
+package io.seatlock.lock.redis;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * An instance id is the readable part of every owner token, and a waiter marks a held lock by appending
+ * {@code |waited} to its token: an id ending so would make every token look marked already, so its releases would
+ * announce nothing to waiters, and {@code holder()} would name the instance without its last word.
+ */
+class RedisLockSettingsTest {
+
+    @Test
+    void anInstanceIdEndingInTheWaitersMarkIsRefused() {
+        assertThatThrownBy(() -> RedisLockSettings.defaults().withInstanceId("replica-1|waited"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not end in \"|waited\"");
+
+        assertThat(RedisLockSettings.defaults().withInstanceId("replica|waited-1").instanceId())
+                .as("the mark elsewhere in the id is no mark").isEqualTo("replica|waited-1");
+    }
+}
