@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * Every replica passes this gate on start: one holds the {@code migration} lock (renewed) and runs
@@ -152,16 +153,30 @@ final class MigrationGate implements FlywayMigrationStrategy, SmartLifecycle {
                 Duration waited = Duration.ofNanos(System.nanoTime() - started);
                 if (System.nanoTime() - deadline >= 0) {
                     throw new LockNotAcquiredException("lock '" + LOCK_NAME + "' was still held by "
-                            + lock.holder(LOCK_NAME).orElse("another replica") + " after " + maxWait
+                            + describe(() -> lock.holder(LOCK_NAME).orElse("another replica")) + " after " + maxWait
                             + " (seatlock.migration.max-wait); this replica does not start on an unknown schema");
                 }
                 log.info("waiting for the migration gate, held by {} for up to {} more; waited {} of {}",
-                        lock.holder(LOCK_NAME).orElse("nobody now"),
-                        lock.remainingTtl(LOCK_NAME).map(Duration::toString).orElse("0s"), waited, maxWait);
+                        describe(() -> lock.holder(LOCK_NAME).orElse("nobody now")),
+                        describe(() -> lock.remainingTtl(LOCK_NAME).map(Duration::toString).orElse("0s")), waited,
+                        maxWait);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for the migration lock", e);
             }
+        }
+    }
+
+    /**
+     * A detail for a log line or a message, read from Redis: never a reason to change course. Redis failing just then
+     * must not turn "still held after max-wait" into the fallback for a Redis that is down (migrating under Flyway's
+     * own lock while another replica holds the gate).
+     */
+    private static String describe(Supplier<String> detail) {
+        try {
+            return detail.get();
+        } catch (LockUnavailableException e) {
+            return "unknown (Redis did not answer: " + e.getMessage() + ")";
         }
     }
 

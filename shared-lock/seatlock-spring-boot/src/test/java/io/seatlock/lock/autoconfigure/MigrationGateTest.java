@@ -1,8 +1,11 @@
 package io.seatlock.lock.autoconfigure;
 
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.LockLease;
 import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockNotAcquiredException;
+import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
@@ -20,7 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -176,10 +182,81 @@ class MigrationGateTest {
     }
 
     @Test
+    void redisFailingAsTheGateNamesItsHolderAfterMaxWaitStillKeepsTheReplicaFromMigrating() {
+        lock.tryAcquire("migration", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
+        oneShot(new RedisFails(lock, false)).migrate(flyway());
+
+        assertThat(exitCodes).as("waited past max-wait, not the fallback for a Redis that is down")
+                .containsExactly(MigrationGate.WAITED_TOO_LONG);
+        assertThat(flyway().info().applied()).as("nothing migrated while another replica held the gate").isEmpty();
+    }
+
+    @Test
+    void aReplicaThatCannotReachRedisMigratesUnderFlywaysOwnLock() {
+        oneShot(new RedisFails(lock, true)).migrate(flyway());
+
+        assertThat(exitCodes).containsExactly(MigrationGate.SCHEMA_CURRENT);
+        assertThat(flyway().info().applied()).as("every migration applied, Flyway's history deciding").hasSize(2);
+    }
+
+    private MigrationGate oneShot(DistributedLock through) {
+        return new MigrationGate(through, new SeatlockMigrationProperties(true, Duration.ofSeconds(30),
+                Duration.ofMillis(300), SeatlockMigrationProperties.Timing.BEFORE_BEANS, true), event -> { }, result -> { },
+                exitCodes::add);
+    }
+
+    @Test
     void oneShotExitsThreeWhenTheLockWasLostWhileMigrating() {
         gate(Duration.ofMillis(900), Duration.ofSeconds(5), SeatlockMigrationProperties.Timing.BEFORE_BEANS, true)
                 .migrate(flyway(stealingTheLockAfterEachMigration(this::stealOnce)));
 
         assertThat(exitCodes).containsExactly(MigrationGate.LOST_WHILE_MIGRATING);
+    }
+
+    /**
+     * Redis failing on every look at who holds a lock (as when it fails just then), and on acquiring too if
+     * {@code acquiring}; else the real lock acquires.
+     */
+    private record RedisFails(DistributedLock lock, boolean acquiring) implements DistributedLock {
+        @Override
+        public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
+            if (acquiring) {
+                throw down();
+            }
+            return lock.tryAcquire(name, ttl, impact);
+        }
+
+        @Override
+        public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
+                throws InterruptedException {
+            if (acquiring) {
+                throw down();
+            }
+            return lock.acquire(name, ttl, impact, maxWait);
+        }
+
+        @Override
+        public Optional<Duration> remainingTtl(String name) {
+            throw down();
+        }
+
+        @Override
+        public Optional<String> holder(String name) {
+            throw down();
+        }
+
+        @Override
+        public Set<String> heldNames(String namePrefix) {
+            throw down();
+        }
+
+        @Override
+        public Set<String> held(Collection<String> names) {
+            throw down();
+        }
+
+        private static LockUnavailableException down() {
+            return new LockUnavailableException("Redis did not answer", new java.io.IOException("connection reset"));
+        }
     }
 }
