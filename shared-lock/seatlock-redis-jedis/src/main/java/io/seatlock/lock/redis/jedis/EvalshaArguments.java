@@ -28,7 +28,8 @@ final class EvalshaArguments extends CommandArguments implements Iterator<Rawabl
     private static final Argument[] KEY_COUNTS = IntStream.range(0, 4).mapToObj(n -> Argument.of(Integer.toString(n)))
             .toArray(Argument[]::new);
 
-    private Rawable[] arguments = new Rawable[8];
+    /** Grown to the longest script call this instance has carried, so one made for a single call is just its size. */
+    private Rawable[] arguments = new Rawable[0];
     private int size;
     private int next;
 
