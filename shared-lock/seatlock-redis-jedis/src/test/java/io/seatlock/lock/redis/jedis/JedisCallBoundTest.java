@@ -57,7 +57,7 @@ class JedisCallBoundTest {
             });
 
             assertThat(took).as("each caller's wait, against the command timeout of %s", TIMEOUT)
-                    .allSatisfy(wait -> assertThat(wait).isLessThan(TIMEOUT.multipliedBy(3).dividedBy(2)));
+                    .allSatisfy(wait -> assertThat(wait).isLessThan(TIMEOUT.multipliedBy(5).dividedBy(4)));
         } finally {
             callers.shutdownNow();
         }
