@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ThreadFactory;
@@ -161,21 +162,27 @@ final class RedisConnector implements AutoCloseable {
 
     /**
      * Shuts the client down (which closes each of its connections), then its resources (the transport made them for
-     * this client alone), waiting at most {@link #SHUTDOWN_BOUND} for both. Not Lettuce's {@code shutdown()}: it waits
-     * on its own future without a bound, and that future sometimes never completes (lettuce#2278), which would hang an
-     * application's shutdown.
+     * this client alone, so they go even when the client's own shutdown fails or is late), waiting at most
+     * {@link #SHUTDOWN_BOUND} for both. Not Lettuce's {@code shutdown()}: it waits on its own future without a bound,
+     * and that future sometimes never completes (lettuce#2278), which would hang an application's shutdown.
      */
     @Override
     public void close() {
         long deadline = System.nanoTime() + SHUTDOWN_BOUND.toNanos();
         try {
-            client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(SHUTDOWN_BOUND.toMillis(), TimeUnit.MILLISECONDS);
-            client.getResources().shutdown(0, 2, TimeUnit.SECONDS).get(Math.max(0, deadline - System.nanoTime()),
-                    TimeUnit.NANOSECONDS);
+            awaitShutdown(client.shutdownAsync(0, 2, TimeUnit.SECONDS), deadline, "the Redis client");
+        } finally {
+            awaitShutdown(client.getResources().shutdown(0, 2, TimeUnit.SECONDS), deadline, "the Redis client's threads");
+        }
+    }
+
+    private static void awaitShutdown(Future<?> shutdown, long deadline, String what) {
+        try {
+            shutdown.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            log.warn("the Redis client did not shut down within {}; its threads are left to the JVM", SHUTDOWN_BOUND);
+            log.warn("{} did not shut down within {}; its threads are left to the JVM", what, SHUTDOWN_BOUND);
         } catch (ExecutionException e) {
-            log.warn("the Redis client's shutdown failed: {}", e.getCause().toString());
+            log.warn("{}: shutdown failed: {}", what, e.getCause().toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
