@@ -96,6 +96,8 @@ public final class JedisTransport implements RedisTransport {
     private final @Nullable Duration clusterRefresh;
     private final @Nullable Sentinels sentinels;
     private final Duration commandTimeout;
+    /** Why a command had no time left before it was sent: made once, not on the hot path. */
+    private final String noTimeLeft;
     /** When the Sentinels may next be asked whether they name another master (at most once per command timeout). */
     private final AtomicLong nextSentinelCheck = new AtomicLong(System.nanoTime());
     private final AtomicReference<@Nullable CompletableFuture<ConnectionProvider>> attempt = new AtomicReference<>();
@@ -116,6 +118,7 @@ public final class JedisTransport implements RedisTransport {
         this.clusterRefresh = clusterRefresh;
         this.sentinels = sentinels;
         this.commandTimeout = commandTimeout;
+        this.noTimeLeft = "no answer within " + commandTimeout + " (the time went on getting a connection)";
         // Starts no thread before the first background command; idle threads leave after a minute.
         this.background = new ThreadPoolExecutor(POOL_SIZE, POOL_SIZE, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
                 DaemonThreads.named("seatlock-jedis"));
@@ -874,10 +877,17 @@ public final class JedisTransport implements RedisTransport {
 
     /** The socket timeout for what is left until {@code deadline}: never 0, which a socket reads as "forever". */
     private int millisLeft(long deadline) {
-        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        return millisLeft(deadline, noTimeLeft);
+    }
+
+    /**
+     * Whole milliseconds left until {@code deadlineNanos}, at least one (a socket reads 0 as "forever"); none left
+     * fails with {@code failure}.
+     */
+    static int millisLeft(long deadlineNanos, String failure) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
         if (left < 1) {
-            throw new JedisConnectionException("no answer within " + commandTimeout + " (the time went on getting a "
-                    + "connection)");
+            throw new JedisConnectionException(failure);
         }
         return (int) Math.min(Integer.MAX_VALUE, left);
     }

@@ -86,7 +86,8 @@ final class StandalonePool implements ConnectionProvider {
     /** {@code AUTH} with the token renewed since the connection's last use, if there is one; else nothing is sent. */
     private static void authenticateAgain(Pooled connection, long deadlineNanos) {
         try {
-            connection.setSoTimeout(millisLeft(deadlineNanos, "authenticate again"));
+            connection.setSoTimeout(JedisTransport.millisLeft(deadlineNanos,
+                    "could not authenticate again before the call's deadline"));
             connection.reAuthenticate();
         } catch (RuntimeException | Error e) {
             connection.setBroken();
@@ -216,21 +217,12 @@ final class StandalonePool implements ConnectionProvider {
         }
 
         private int millisLeft() {
-            return StandalonePool.millisLeft(deadlineNanos, "connect to " + node);
+            return JedisTransport.millisLeft(deadlineNanos, "could not connect to " + node + " before the call's deadline");
         }
 
         @Override
         public String toString() {
             return node.toString();
         }
-    }
-
-    /** Whole milliseconds left before {@code deadlineNanos}, at least one; none left fails with what could not be done. */
-    private static int millisLeft(long deadlineNanos, String what) {
-        long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-        if (left < 1) {
-            throw new JedisConnectionException("could not " + what + " before the call's deadline");
-        }
-        return (int) Math.min(Integer.MAX_VALUE, left);
     }
 }
