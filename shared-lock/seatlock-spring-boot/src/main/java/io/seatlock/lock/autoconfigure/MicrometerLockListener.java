@@ -123,8 +123,9 @@ class MicrometerLockListener implements LockListener {
 
     @Override
     public void onLost(String group, Duration held) {
-        registry.counter("seatlock.lock.lost", "group", tag(group)).increment();
-        heldTimer(tag(group), "lost").record(held);
+        String tagged = tag(group);
+        registry.counter("seatlock.lock.lost", "group", tagged).increment();
+        heldTimer(tagged, "lost").record(held);
     }
 
     @Override
