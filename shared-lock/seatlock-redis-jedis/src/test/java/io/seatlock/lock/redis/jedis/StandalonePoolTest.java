@@ -75,8 +75,7 @@ class StandalonePoolTest {
         int borrowsEach = 100;
         ExecutorService callers = Executors.newFixedThreadPool(threads);
         try (OwnedRedis redis = new OwnedRedis();
-             StandalonePool pool = new StandalonePool(new HostAndPort("127.0.0.1", redis.port()),
-                     DefaultJedisClientConfig.builder().build(), TIMEOUT, size)) {
+             StandalonePool pool = plainPool(redis, size)) {
             long connectionsBefore = redis.server().connectionsReceived();
             AtomicInteger lent = new AtomicInteger();
             AtomicInteger mostLent = new AtomicInteger();
@@ -112,8 +111,7 @@ class StandalonePoolTest {
     @Test
     void aBrokenConnectionIsClosedAndNeverLentAgain() throws Exception {
         try (OwnedRedis redis = new OwnedRedis();
-             StandalonePool pool = new StandalonePool(new HostAndPort("127.0.0.1", redis.port()),
-                     DefaultJedisClientConfig.builder().build(), TIMEOUT, 2)) {
+             StandalonePool pool = plainPool(redis, 2)) {
             Connection first = pool.borrow(deadline());
             long firstId = clientId(first);
             first.setBroken();
@@ -137,8 +135,7 @@ class StandalonePoolTest {
     @Test
     void aConnectionHandedBackTwiceIsLentOnce() throws Exception {
         try (OwnedRedis redis = new OwnedRedis();
-             StandalonePool pool = new StandalonePool(new HostAndPort("127.0.0.1", redis.port()),
-                     DefaultJedisClientConfig.builder().build(), TIMEOUT, 1)) {
+             StandalonePool pool = plainPool(redis, 1)) {
             Connection connection = pool.borrow(deadline());
             connection.close();
             connection.close();
@@ -155,8 +152,7 @@ class StandalonePoolTest {
     @Test
     void closingDisconnectsTheIdleConnectionsAndEachHandedBackLater() throws Exception {
         try (OwnedRedis redis = new OwnedRedis()) {
-            StandalonePool pool = new StandalonePool(new HostAndPort("127.0.0.1", redis.port()),
-                    DefaultJedisClientConfig.builder().build(), TIMEOUT, 2);
+            StandalonePool pool = plainPool(redis, 2);
             Connection idle = pool.borrow(deadline());
             Connection lent = pool.borrow(deadline());
             ping(idle);
@@ -180,8 +176,7 @@ class StandalonePoolTest {
     @Test
     void aWaitForAConnectionEndsAtTheDeadlineOrAtAnInterrupt() throws Exception {
         try (OwnedRedis redis = new OwnedRedis();
-             StandalonePool pool = new StandalonePool(new HostAndPort("127.0.0.1", redis.port()),
-                     DefaultJedisClientConfig.builder().build(), TIMEOUT, 1)) {
+             StandalonePool pool = plainPool(redis, 1)) {
             Connection held = pool.borrow(deadline());
             long heldId = clientId(held);
 
@@ -245,6 +240,12 @@ class StandalonePoolTest {
             assertThat(authentications(redis.server())).as("nothing more to send").isEqualTo(2);
             assertThat(redis.server().<String>with(r -> r.clientList())).contains("id=" + id + " ").contains("user=app");
         }
+    }
+
+    /** A pool of {@code size} to {@code redis}, no password. */
+    private static StandalonePool plainPool(OwnedRedis redis, int size) {
+        return new StandalonePool(new HostAndPort("127.0.0.1", redis.port()), DefaultJedisClientConfig.builder().build(),
+                TIMEOUT, size);
     }
 
     private static JedisClientConfig withPassword() {
