@@ -87,6 +87,30 @@ class FencingTokenTest {
         assertThat(fenceTtl).isGreaterThan(Duration.ofMinutes(59).toMillis());
     }
 
+    /**
+     * Where no fence is ahead, the token is the server's microsecond, and the fence keeps it; the script writes the
+     * microseconds padded to six digits, so grants in the first tenth of a second are the ones that would show a
+     * missing zero (a token ten times too small). Fresh names until three such grants were seen.
+     */
+    @Test
+    void withNoFenceAheadTheTokenIsTheServersMicrosecond() {
+        int earlyInTheirSecond = 0;
+        for (int i = 0; i < 5_000 && earlyInTheirSecond < 3; i++) {
+            String name = "micro-" + i;
+            long before = serverMicros();
+            long token = grant(name);
+            long after = serverMicros();
+
+            assertThat(token).as("grant %d", i).isBetween(before, after);
+            String fence = redis(r -> r.get(keys.fence(name)));
+            assertThat(fence).isEqualTo(Long.toString(token));
+            if (token % 1_000_000 < 100_000) {
+                earlyInTheirSecond++;
+            }
+        }
+        assertThat(earlyInTheirSecond).as("grants in the first tenth of their second").isEqualTo(3);
+    }
+
     @Test
     void aFenceAtTheCurrentMicrosecondStillGivesALargerToken() {
         long now = serverMicros();
