@@ -40,7 +40,12 @@ final class ReleaseSignals implements AutoCloseable {
      */
     CompletableFuture<Void> next(String name) {
         CompletableFuture<Void> released = new CompletableFuture<>();
-        waiting.computeIfAbsent(name, n -> ConcurrentHashMap.newKeySet()).add(released);
+        // added inside the map's compute: a set another waiter's cleanup has just emptied and dropped is never added to
+        waiting.compute(name, (n, futures) -> {
+            Set<CompletableFuture<Void>> into = futures != null ? futures : ConcurrentHashMap.newKeySet();
+            into.add(released);
+            return into;
+        });
         released.whenComplete((done, error) -> waiting.computeIfPresent(name, (n, futures) -> {
             futures.remove(released);
             return futures.isEmpty() ? null : futures;
