@@ -17,7 +17,7 @@ import java.util.TreeSet;
  * The one-thread hot path under a wall-clock profile (async-profiler, {@code event=wall}): acquire + release on
  * one thread, raw Lettuce and seatlock one after the other, 10 s warm-up, 15 s profiled. Writes each profile as
  * collapsed stacks (not kept in git) and a summary of where the calling thread's wall time went, with the Redis process's CPU per
- * pair; then, at 8 threads, the client's and Redis' CPU per pair ({@code bench/results/hot-path.md}).
+ * pair; then, at 1 and 8 threads, the client's and Redis' CPU per pair ({@code bench/results/hot-path.md}).
  */
 final class HotPathProfile {
 
@@ -44,7 +44,10 @@ final class HotPathProfile {
                 summarize(collapsed, md);
             }
         }
-        cpuPerPair(md, 8, LockRoundTrip.Impl.RAW_LETTUCE, LockRoundTrip.Impl.SHARED_LOCK);
+        for (int threads : new int[] {1, 8}) { // at 1 thread each µs Redis adds is on the caller's path
+            cpuPerPair(md, threads, LockRoundTrip.Impl.RAW_LETTUCE, LockRoundTrip.Impl.SHARED_LOCK);
+            md.append('\n');
+        }
         return md.toString();
     }
 
