@@ -64,7 +64,12 @@ class MigrationGateTest {
     }
 
     private MigrationGate gate(Duration ttl, Duration maxWait, SeatlockMigrationProperties.Timing timing, boolean only) {
-        return new MigrationGate(lock, new SeatlockMigrationProperties(true, ttl, maxWait, timing, only),
+        return gate(lock, ttl, maxWait, timing, only);
+    }
+
+    private MigrationGate gate(DistributedLock through, Duration ttl, Duration maxWait,
+                               SeatlockMigrationProperties.Timing timing, boolean only) {
+        return new MigrationGate(through, new SeatlockMigrationProperties(true, ttl, maxWait, timing, only),
                 event -> availability.add(((AvailabilityChangeEvent<?>) event).getState()), result -> { },
                 exitCodes::add);
     }
@@ -200,9 +205,8 @@ class MigrationGateTest {
     }
 
     private MigrationGate oneShot(DistributedLock through) {
-        return new MigrationGate(through, new SeatlockMigrationProperties(true, Duration.ofSeconds(30),
-                Duration.ofMillis(300), SeatlockMigrationProperties.Timing.BEFORE_BEANS, true), event -> { }, result -> { },
-                exitCodes::add);
+        return gate(through, Duration.ofSeconds(30), Duration.ofMillis(300), SeatlockMigrationProperties.Timing.BEFORE_BEANS,
+                true);
     }
 
     @Test
