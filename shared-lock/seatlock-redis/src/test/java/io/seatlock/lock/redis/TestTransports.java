@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.awaitility.Awaitility.await;
 
@@ -48,14 +49,18 @@ public final class TestTransports {
     /**
      * {@code client}, once it has been granted a lock. Its first call connects and loads the script, which a busy
      * machine can make outlast the short timeouts fault tests give (seen with two builds and embedded servers beside
-     * them), failing a test before its fault: asked until it is granted, for at most 30 s.
+     * them), failing a test before its fault: asked until it is granted, for at most 30 s. Each attempt asks for a name
+     * of its own: one that timed out after Redis granted it leaves its name held until the client has taken the grant
+     * back, and asking for that name again would be refused by the client's own lost grant.
      */
     public static RedisLockClient warmedUp(RedisLockClient client) {
+        AtomicInteger attempts = new AtomicInteger();
         await("a first grant").atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(LockUnavailableException.class)
-                .until(() -> {
-                    client.tryAcquire("warm-up", Duration.ofSeconds(30), OverlapImpact.WASTED_WORK).orElseThrow().release();
-                    return true;
-                });
+                .until(() -> client.tryAcquire("warm-up:" + attempts.incrementAndGet(), Duration.ofSeconds(30),
+                        OverlapImpact.WASTED_WORK).map(lease -> {
+                            lease.release();
+                            return true;
+                        }).orElse(false));
         return client;
     }
 
