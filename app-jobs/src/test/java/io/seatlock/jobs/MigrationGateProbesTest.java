@@ -1,5 +1,6 @@
 package io.seatlock.jobs;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
@@ -47,7 +48,7 @@ class MigrationGateProbesTest {
         p.put("jobs.payments.cron", "-");
 
         try (RedisLockClient otherReplica = RedisLockClient.over(
-                LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
+                LettuceTransport.standalone(servers.redis().uri(), RedisTimeouts.of(Duration.ofSeconds(2))),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("migrating-replica"),
                 LockListener.NOOP)) {
             LockLease gate = otherReplica.tryAcquire("migration", Duration.ofMinutes(2), OverlapImpact.WASTED_WORK)

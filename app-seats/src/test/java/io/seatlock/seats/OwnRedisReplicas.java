@@ -1,5 +1,6 @@
 package io.seatlock.seats;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.redis.LettuceTransport;
@@ -38,6 +39,6 @@ final class OwnRedisReplicas {
 
     static RedisLockClient someoneElse(IsolatedServers servers, OwnedRedis redis) {
         return RedisLockClient.over(LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()),
-                Duration.ofSeconds(2)), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
+                RedisTimeouts.of(Duration.ofSeconds(2))), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
     }
 }

@@ -1,5 +1,6 @@
 package io.seatlock.seats;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
@@ -65,7 +66,7 @@ class SeatsRedisAclTest {
                 assertThat(app.counter("seats.bouncer.down")).isZero();
 
                 try (RedisLockClient someoneElse = RedisLockClient.over(
-                        LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()), Duration.ofSeconds(2)),
+                        LettuceTransport.standalone(RedisURI.create("127.0.0.1", redis.port()), RedisTimeouts.of(Duration.ofSeconds(2))),
                         RedisLockSettings.defaults().withKeyPrefix("seatlock:"), LockListener.NOOP)) {
                     someoneElse.tryAcquire("seat:concert:8G", Duration.ofMinutes(1), OverlapImpact.BROKEN_PROMISE).orElseThrow();
                     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(app.get("/api/events/concert/seats").body())

@@ -1,5 +1,6 @@
 package io.seatlock.bench;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
@@ -122,7 +123,7 @@ final class HandOver {
 
     private static RedisLockClient client(RedisServer redis, String name) {
         return RedisLockClient.over(
-                LettuceTransport.standalone(RedisURI.create(redis.host(), redis.port()), Duration.ofSeconds(2)),
+                LettuceTransport.standalone(RedisURI.create(redis.host(), redis.port()), RedisTimeouts.of(Duration.ofSeconds(2))),
                 RedisLockSettings.defaults().withKeyPrefix("bench-ho:").withInstanceId(name), LockListener.NOOP);
     }
 

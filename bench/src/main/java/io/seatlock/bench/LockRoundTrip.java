@@ -1,5 +1,6 @@
 package io.seatlock.bench;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
@@ -226,11 +227,11 @@ public class LockRoundTrip {
                 RedisLockSettings settings = RedisLockSettings.defaults().withKeyPrefix("bench-sl:");
                 RedisLockClient lock = impl == Impl.SHARED_LOCK
                         ? RedisLockClient.over(
-                                LettuceTransport.standalone(io.lettuce.core.RedisURI.create(url), Duration.ofSeconds(2)),
+                                LettuceTransport.standalone(io.lettuce.core.RedisURI.create(url), RedisTimeouts.of(Duration.ofSeconds(2))),
                                 settings,
                                 LockListener.NOOP)
                         : RedisLockClient.over(JedisTransport.standalone(new HostAndPort(redis.host(), redis.port()),
-                                DefaultJedisClientConfig.builder().build(), Duration.ofSeconds(2)), settings, LockListener.NOOP);
+                                DefaultJedisClientConfig.builder().build(), RedisTimeouts.of(Duration.ofSeconds(2))), settings, LockListener.NOOP);
                 return new Locker() {
                     public boolean acquireRelease(String key) {
                         return lock.tryAcquire(key, LEASE, OverlapImpact.WASTED_WORK)

@@ -1,5 +1,6 @@
 package io.seatlock.bench;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -48,7 +49,7 @@ public class ReplicatedGrant {
             Thread.sleep(100);
         }
         lock = RedisLockClient.over(
-                LettuceTransport.standalone(RedisURI.create("redis://127.0.0.1:" + master.port()), Duration.ofSeconds(2)),
+                LettuceTransport.standalone(RedisURI.create("redis://127.0.0.1:" + master.port()), RedisTimeouts.of(Duration.ofSeconds(2))),
                 RedisLockSettings.defaults().withKeyPrefix("bench-rg:").withReplicas(replicas, Duration.ofMillis(100)),
                 LockListener.NOOP);
     }

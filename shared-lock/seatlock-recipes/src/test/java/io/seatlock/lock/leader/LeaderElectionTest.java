@@ -1,5 +1,6 @@
 package io.seatlock.lock.leader;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.Fence;
@@ -86,7 +87,7 @@ class LeaderElectionTest {
 
     private RedisLockClient client(FaultProxy proxy) {
         RedisLockClient client = RedisLockClient.over(
-                LettuceTransport.standalone(RedisURI.create(proxy.host(), proxy.port()), Duration.ofSeconds(1)),
+                LettuceTransport.standalone(RedisURI.create(proxy.host(), proxy.port()), RedisTimeouts.of(Duration.ofSeconds(1))),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
         cleanup.add(client);
         return client;
@@ -255,7 +256,7 @@ class LeaderElectionTest {
     @Test
     void aYieldingLeaderCampaignsAgainOnlyARetryAfterItsRelease() throws Exception {
         RedisLockClient redis = RedisLockClient.over(
-                LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
+                LettuceTransport.standalone(servers.redis().uri(), RedisTimeouts.of(Duration.ofSeconds(2))),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
         cleanup.add(redis);
         Duration retry = Duration.ofSeconds(2);
@@ -291,10 +292,10 @@ class LeaderElectionTest {
     @Test // issue 21 item 4: the yielding leader hears onRevoked before the next leader is granted
     void aYieldingLeaderHearsOnRevokedBeforeAnotherReplicaTakesOver() throws Exception {
         RedisLockClient lock = RedisLockClient.over(
-                LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
+                LettuceTransport.standalone(servers.redis().uri(), RedisTimeouts.of(Duration.ofSeconds(2))),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("a"), LockListener.NOOP);
         RedisLockClient otherReplica = RedisLockClient.over(
-                LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
+                LettuceTransport.standalone(servers.redis().uri(), RedisTimeouts.of(Duration.ofSeconds(2))),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("b"), LockListener.NOOP);
         cleanup.add(lock);
         cleanup.add(otherReplica);
@@ -356,7 +357,7 @@ class LeaderElectionTest {
     @Test
     void aCampaignOutlivesAnErrorFromTheLock() throws Exception {
         RedisLockClient redis = RedisLockClient.over(
-                LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
+                LettuceTransport.standalone(servers.redis().uri(), RedisTimeouts.of(Duration.ofSeconds(2))),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("a"), LockListener.NOOP);
         cleanup.add(redis);
         AtomicInteger attempts = new AtomicInteger();

@@ -44,19 +44,21 @@ import java.util.function.Supplier;
  * The Redis lock's Lettuce transport: one shared, pipelined connection (asynchronous; nothing runs on the caller's
  * thread but the write), connected lazily and without waiting for a connection of its own (a connect under way is
  * shared). Commands fail at once while disconnected and after the command timeout otherwise, never hanging. Use it
- * as {@code RedisLockClient.over(LettuceTransport.standalone(uri, timeout), settings, listener)}.
+ * as {@code RedisLockClient.over(LettuceTransport.standalone(uri, RedisTimeouts.of(timeout)), settings, listener)}.
  */
 public final class LettuceTransport implements RedisTransport {
 
     private static final Logger log = LoggerFactory.getLogger(LettuceTransport.class);
 
     private final RedisConnector redis;
+    private final RedisTimeouts timeouts;
     private final Duration commandTimeout;
     private final boolean cluster;
 
-    private LettuceTransport(RedisConnector redis, Duration commandTimeout, boolean cluster) {
+    private LettuceTransport(RedisConnector redis, RedisTimeouts timeouts, boolean cluster) {
         this.redis = redis;
-        this.commandTimeout = commandTimeout;
+        this.timeouts = timeouts;
+        this.commandTimeout = timeouts.command();
         this.cluster = cluster;
     }
 
@@ -65,54 +67,52 @@ public final class LettuceTransport implements RedisTransport {
      * ({@code rediss://}) with the JVM's default trust.
      *
      * @param uri            the server (redis://, rediss://, redis-sentinel://)
-     * @param commandTimeout longest wait for Redis, connecting included; positive
+     * @param timeouts       how long to connect, how long a command waits
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the command timeout is not positive
      */
-    public static LettuceTransport standalone(RedisURI uri, Duration commandTimeout) {
-        return standalone(uri, commandTimeout, null);
+    public static LettuceTransport standalone(RedisURI uri, RedisTimeouts timeouts) {
+        return standalone(uri, timeouts, null);
     }
 
     /**
      * As above, with the TLS trust and key material to use when the URI asks for TLS.
      *
      * @param uri            the server (redis://, rediss://, redis-sentinel://)
-     * @param commandTimeout longest wait for Redis, connecting included; positive
+     * @param timeouts       how long to connect, how long a command waits
      * @param ssl            TLS material; null for the JVM's defaults
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the command timeout is not positive
      */
-    public static LettuceTransport standalone(RedisURI uri, Duration commandTimeout, @Nullable SslOptions ssl) {
-        RedisTransport.requirePositiveTimeout(commandTimeout);
-        uri.setTimeout(commandTimeout);
+    public static LettuceTransport standalone(RedisURI uri, RedisTimeouts timeouts, @Nullable SslOptions ssl) {
+        uri.setTimeout(timeouts.connect()); // Lettuce bounds a connection's handshake (HELLO, AUTH) by it
         RedisClient client = RedisClient.create(resources(), uri);
-        client.setOptions(failFast(ClientOptions.builder(), commandTimeout, ssl).build());
-        return new LettuceTransport(RedisConnector.standalone(client, uri), commandTimeout, false);
+        client.setOptions(failFast(ClientOptions.builder(), timeouts, ssl).build());
+        return new LettuceTransport(RedisConnector.standalone(client, uri, () -> {
+            uri.setTimeout(timeouts.command());
+            client.setOptions(client.getOptions().mutate().socketOptions(connectWithin(timeouts.command())).build());
+        }), timeouts, false);
     }
 
     /**
      * A Redis Cluster; a lock's keys share a hash slot, so the scripts are legal.
      *
      * @param seeds          some of the cluster's nodes
-     * @param commandTimeout longest wait for Redis, connecting included; positive
+     * @param timeouts       how long to connect, how long a command waits
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the command timeout is not positive
      */
-    public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout) {
-        return cluster(seeds, commandTimeout, null);
+    public static LettuceTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts) {
+        return cluster(seeds, timeouts, null);
     }
 
     /**
      * As above, with TLS material for seeds that ask for TLS.
      *
      * @param seeds          some of the cluster's nodes
-     * @param commandTimeout longest wait for Redis, connecting included; positive
+     * @param timeouts       how long to connect, how long a command waits
      * @param ssl            TLS material; null for the JVM's defaults
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the command timeout is not positive
      */
-    public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl) {
-        return cluster(seeds, commandTimeout, ssl, RedisTransport.DEFAULT_CLUSTER_REFRESH);
+    public static LettuceTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts, @Nullable SslOptions ssl) {
+        return cluster(seeds, timeouts, ssl, RedisTransport.DEFAULT_CLUSTER_REFRESH);
     }
 
     /**
@@ -120,26 +120,29 @@ public final class LettuceTransport implements RedisTransport {
      * {@link RedisTransport#DEFAULT_CLUSTER_REFRESH}.
      *
      * @param seeds          some of the cluster's nodes
-     * @param commandTimeout longest wait for Redis, connecting included; positive
+     * @param timeouts       how long to connect, how long a command waits
      * @param ssl            TLS material; null for the JVM's defaults
      * @param clusterRefresh how often to read the cluster's layout again
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the command timeout or {@code clusterRefresh} is not positive
+     * @throws IllegalArgumentException if {@code clusterRefresh} is not positive
      */
-    public static LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout, @Nullable SslOptions ssl,
+    public static LettuceTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts, @Nullable SslOptions ssl,
                                            Duration clusterRefresh) {
-        RedisTransport.requirePositiveTimeout(commandTimeout);
         RedisTransport.requirePositiveRefresh(clusterRefresh);
-        seeds.forEach(uri -> uri.setTimeout(commandTimeout));
+        seeds.forEach(uri -> uri.setTimeout(timeouts.connect())); // each node connection's handshake
         RedisClusterClient client = RedisClusterClient.create(resources(), seeds);
-        client.setOptions(failFast(ClusterClientOptions.builder(), commandTimeout, ssl)
+        client.setOptions(failFast(ClusterClientOptions.builder(), timeouts, ssl)
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                         .enablePeriodicRefresh(clusterRefresh)
                         .enableAllAdaptiveRefreshTriggers() // MOVED, ASK, reconnects to a node that is gone
-                        .adaptiveRefreshTriggersTimeout(commandTimeout)
+                        .adaptiveRefreshTriggersTimeout(timeouts.command())
                         .build())
                 .build());
-        return new LettuceTransport(RedisConnector.cluster(client), commandTimeout, true);
+        return new LettuceTransport(RedisConnector.cluster(client, () -> {
+            seeds.forEach(uri -> uri.setTimeout(timeouts.command()));
+            client.setOptions(((ClusterClientOptions) client.getOptions()).mutate()
+                    .socketOptions(connectWithin(timeouts.command())).build());
+        }), timeouts, true);
     }
 
     /**
@@ -151,11 +154,19 @@ public final class LettuceTransport implements RedisTransport {
         return ClientResources.builder().commandLatencyRecorder(CommandLatencyRecorder.disabled()).build();
     }
 
-    /** Commands fail at once while disconnected and after {@code timeout} otherwise: a typed error, never a hang. */
-    private static <B extends ClientOptions.Builder> B failFast(B builder, Duration timeout, @Nullable SslOptions ssl) {
+    private static SocketOptions connectWithin(Duration timeout) {
+        return SocketOptions.builder().connectTimeout(timeout).build();
+    }
+
+    /**
+     * Commands fail at once while disconnected and after the command timeout otherwise: a typed error, never a hang.
+     * The first connection is made within the connect timeout; once it has been, each later one (after a silent
+     * connection was dropped, or a failover) within the command timeout, which is as long as a caller waits then.
+     */
+    private static <B extends ClientOptions.Builder> B failFast(B builder, RedisTimeouts timeouts, @Nullable SslOptions ssl) {
         builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-                .timeoutOptions(TimeoutOptions.enabled(timeout));
+                .socketOptions(connectWithin(timeouts.connect()))
+                .timeoutOptions(TimeoutOptions.enabled(timeouts.command()));
         if (ssl != null) {
             builder.sslOptions(ssl);
         }
@@ -168,8 +179,8 @@ public final class LettuceTransport implements RedisTransport {
     }
 
     @Override
-    public Duration commandTimeout() {
-        return commandTimeout;
+    public RedisTimeouts timeouts() {
+        return timeouts;
     }
 
     @Override

@@ -19,7 +19,8 @@ import java.util.function.Supplier;
 
 /**
  * How every Redis call of the lock is sent and awaited, whatever the transport: bounded by the command timeout,
- * so a silent Redis costs a caller its timeout and never a queue behind others.
+ * so a silent Redis costs a caller its timeout and never a queue behind others. Until the lock has first reached
+ * Redis, a call waits the connect timeout on top: a cold replica's first connection is not a Redis that is down.
  */
 final class RedisCalls {
 
@@ -37,11 +38,15 @@ final class RedisCalls {
 
     private final RedisTransport transport;
     private final Duration commandTimeout;
+    private final long coldExtraNanos;
     private final LockListener listener;
+    /** Whether any call has had an answer from Redis: from then on a call has the command timeout alone. */
+    private volatile boolean reached;
 
     RedisCalls(RedisTransport transport, LockListener listener) {
         this.transport = transport;
-        this.commandTimeout = transport.commandTimeout();
+        this.commandTimeout = transport.timeouts().command();
+        this.coldExtraNanos = transport.timeouts().connect().toNanos();
         this.listener = listener;
     }
 
@@ -63,7 +68,7 @@ final class RedisCalls {
         return againWhileSplit(command, deadline, NOTHING, guarded(() -> transport.send(command, deadline, NOTHING)))
                 .whenComplete((answer, error) -> {
                     if (error == null) {
-                        transport.answered();
+                        answered();
                     } else {
                         transport.failed(unwrapped(error));
                     }
@@ -167,9 +172,24 @@ final class RedisCalls {
         return awaitUninterruptibly(group, start(command, deadline, NOTHING), deadline);
     }
 
-    /** When a call started now must have its answer: the command timeout plus a little slack. */
+    /**
+     * When a call started now must have its answer: the command timeout plus a little slack, and the connect timeout
+     * too while the lock has never reached Redis.
+     */
     long callDeadline() {
-        return System.nanoTime() + commandTimeout.toNanos() + AWAIT_SLACK_NANOS;
+        return System.nanoTime() + commandTimeout.toNanos() + AWAIT_SLACK_NANOS + (reached ? 0 : coldExtraNanos);
+    }
+
+    /** Whether a call has had an answer from Redis yet. */
+    boolean reached() {
+        return reached;
+    }
+
+    private void answered() {
+        if (!reached) {
+            reached = true;
+        }
+        transport.answered();
     }
 
     /** Waits until {@code deadline} (a {@link System#nanoTime()}), keeping an interrupt for the caller. */
@@ -189,10 +209,11 @@ final class RedisCalls {
             throws InterruptedException {
         boolean interrupted = false;
         try {
+            boolean cold = !reached;
             while (true) {
                 try {
                     T value = answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    transport.answered();
+                    answered();
                     return value;
                 } catch (InterruptedException e) {
                     if (interruptible) {
@@ -203,7 +224,10 @@ final class RedisCalls {
                     transport.failed(e.getCause());
                     throw unavailable(group, e.getCause());
                 } catch (TimeoutException e) {
-                    TimeoutException silent = new TimeoutException("no answer within " + commandTimeout);
+                    TimeoutException silent = new TimeoutException(cold && !reached
+                            ? "no answer within " + Duration.ofNanos(coldExtraNanos) + " (connect timeout) and "
+                                    + commandTimeout + " (command timeout)"
+                            : "no answer within " + commandTimeout);
                     transport.failed(silent);
                     throw unavailable(group, silent);
                 }
@@ -219,8 +243,8 @@ final class RedisCalls {
         Throwable cause = unwrapped(error);
         listener.onUnavailable(group);
         log.debug("Redis unavailable for lock group '{}'", group, cause);
-        return new LockUnavailableException("Redis unavailable for lock group '" + group + "': " + cause.getMessage(),
-                cause);
+        return new LockUnavailableException("Redis unavailable for lock group '" + group + "': "
+                + UnavailableReason.of(cause, !reached), cause);
     }
 
     private static Throwable unwrapped(Throwable error) {

@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -53,17 +54,22 @@ final class RedisConnector implements AutoCloseable {
             new AtomicReference<>();
     private volatile RedisClusterAsyncCommands<String, String> connected;
     private final AtomicReference<StatefulConnection<String, String>> connection = new AtomicReference<>();
+    /** Run once, when the first connection has been made. */
+    private final Runnable onFirstConnection;
+    private final AtomicBoolean connectedOnce = new AtomicBoolean();
     /** When a call last got an answer (coarse: written at most every few milliseconds). */
     private volatile long lastAnswerNanos = System.nanoTime();
 
     private RedisConnector(AbstractRedisClient client,
                            Supplier<CompletableFuture<StatefulConnection<String, String>>> connect,
                            Function<StatefulConnection<String, String>, RedisClusterAsyncCommands<String, String>> commands,
-                           Supplier<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> connectPubSub) {
+                           Supplier<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> connectPubSub,
+                           Runnable onFirstConnection) {
         this.client = client;
         this.connect = connect;
         this.commands = commands;
         this.connectPubSub = connectPubSub;
+        this.onFirstConnection = onFirstConnection;
     }
 
     /**
@@ -75,20 +81,21 @@ final class RedisConnector implements AutoCloseable {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static RedisConnector standalone(RedisClient client, RedisURI uri) {
+    static RedisConnector standalone(RedisClient client, RedisURI uri, Runnable onFirstConnection) {
         return new RedisConnector(client,
                 () -> (CompletableFuture) client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture(),
                 c -> ((StatefulRedisConnection<String, String>) c).async(),
-                () -> client.connectPubSubAsync(StringCodec.UTF8, uri).toCompletableFuture());
+                () -> client.connectPubSubAsync(StringCodec.UTF8, uri).toCompletableFuture(), onFirstConnection);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static RedisConnector cluster(RedisClusterClient client) {
+    static RedisConnector cluster(RedisClusterClient client, Runnable onFirstConnection) {
         // The async connect needs the slot map first; loading it is part of the same bounded attempt.
         return new RedisConnector(client, () -> (CompletableFuture) client.refreshPartitionsAsync().toCompletableFuture()
                         .thenCompose(loaded -> client.connectAsync(StringCodec.UTF8)),
                 c -> ((StatefulRedisClusterConnection<String, String>) c).async(),
-                () -> (CompletableFuture) client.connectPubSubAsync(StringCodec.UTF8).toCompletableFuture());
+                () -> (CompletableFuture) client.connectPubSubAsync(StringCodec.UTF8).toCompletableFuture(),
+                onFirstConnection);
     }
 
     /** A pub/sub connection of its own (a subscribed connection takes no other commands), on a thread of its own. */
@@ -123,6 +130,9 @@ final class RedisConnector implements AutoCloseable {
                         fresh.completeExceptionally(error);
                     } else {
                         lastAnswerNanos = System.nanoTime();
+                        if (connectedOnce.compareAndSet(false, true)) {
+                            onFirstConnection.run();
+                        }
                         this.connection.set(connection);
                         connected = commands.apply(connection);
                         fresh.complete(connected);

@@ -21,29 +21,43 @@ public final class TestTransports {
     private static final TransportUnderTest TRANSPORT = ServiceLoader.load(TransportUnderTest.class).findFirst()
             .orElse(new TransportUnderTest() {
                 @Override
-                public LettuceTransport standalone(RedisURI uri, Duration commandTimeout) {
-                    return LettuceTransport.standalone(uri, commandTimeout, null);
+                public LettuceTransport standalone(RedisURI uri, RedisTimeouts timeouts) {
+                    return LettuceTransport.standalone(uri, timeouts, null);
                 }
 
                 @Override
-                public LettuceTransport cluster(List<RedisURI> seeds, Duration commandTimeout) {
-                    return LettuceTransport.cluster(seeds, commandTimeout, null);
+                public LettuceTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts) {
+                    return LettuceTransport.cluster(seeds, timeouts, null);
                 }
             });
 
     private TestTransports() {
     }
 
+    /**
+     * The bounds of a test's client: it connects within its command timeout too, so a fault test's first call on a
+     * Redis that does not answer ends within twice that, not the production default's ten seconds more.
+     */
+    public static RedisTimeouts timeouts(Duration commandTimeout) {
+        return new RedisTimeouts(commandTimeout, commandTimeout);
+    }
+
     /** A client of one Redis server, on the transport under test. */
     public static RedisLockClient standalone(RedisURI uri, Duration commandTimeout, RedisLockSettings settings,
                                              LockListener listener) {
-        return RedisLockClient.over(TRANSPORT.standalone(uri, commandTimeout), settings, listener);
+        return standalone(uri, timeouts(commandTimeout), settings, listener);
+    }
+
+    /** A client of one Redis server, on the transport under test, with both bounds given. */
+    public static RedisLockClient standalone(RedisURI uri, RedisTimeouts timeouts, RedisLockSettings settings,
+                                             LockListener listener) {
+        return RedisLockClient.over(TRANSPORT.standalone(uri, timeouts), settings, listener);
     }
 
     /** A client of a Redis Cluster, on the transport under test. */
     public static RedisLockClient cluster(List<RedisURI> seeds, Duration commandTimeout, RedisLockSettings settings,
                                           LockListener listener) {
-        return RedisLockClient.over(TRANSPORT.cluster(seeds, commandTimeout), settings, listener);
+        return RedisLockClient.over(TRANSPORT.cluster(seeds, timeouts(commandTimeout)), settings, listener);
     }
 
     /**

@@ -28,7 +28,7 @@ class TransportInputTest {
         assertThatThrownBy(() -> TestTransports.standalone(NOWHERE, bad, settings, LockListener.NOOP)).hasMessage(told);
         assertThatThrownBy(() -> TestTransports.standalone(NO_SENTINEL, bad, settings, LockListener.NOOP)).hasMessage(told);
         assertThatThrownBy(() -> TestTransports.cluster(List.of(NOWHERE), bad, settings, LockListener.NOOP)).hasMessage(told);
-        assertThatThrownBy(() -> TestTransports.standalone(NOWHERE, null, settings, LockListener.NOOP))
+        assertThatThrownBy(() -> TestTransports.standalone(NOWHERE, (Duration) null, settings, LockListener.NOOP))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

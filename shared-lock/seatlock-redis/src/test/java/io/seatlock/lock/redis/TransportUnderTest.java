@@ -3,7 +3,6 @@ package io.seatlock.lock.redis;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.redis.spi.RedisTransport;
 
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -16,17 +15,17 @@ public interface TransportUnderTest {
      * A transport to one server, or to a Sentinel-managed master if the URI names Sentinels.
      *
      * @param uri            the server, user and password, TLS, or the Sentinels and the master's name
-     * @param commandTimeout the command timeout
+     * @param timeouts       how long to connect, how long a command waits
      * @return a transport that connects on first use
      */
-    RedisTransport standalone(RedisURI uri, Duration commandTimeout);
+    RedisTransport standalone(RedisURI uri, RedisTimeouts timeouts);
 
     /**
      * A transport to a Redis Cluster.
      *
      * @param seeds          some of its nodes
-     * @param commandTimeout the command timeout
+     * @param timeouts       how long to connect, how long a command waits
      * @return a transport that connects on first use
      */
-    RedisTransport cluster(List<RedisURI> seeds, Duration commandTimeout);
+    RedisTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts);
 }

@@ -3,6 +3,7 @@ package io.seatlock.lock.autoconfigure;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.redis.jedis.JedisTransport;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
@@ -23,28 +24,28 @@ final class JedisLocks {
     private JedisLocks() {
     }
 
-    static RedisLockClient create(RedisEndpoints endpoints, Duration commandTimeout, Duration clusterRefresh,
+    static RedisLockClient create(RedisEndpoints endpoints, RedisTimeouts timeouts, Duration clusterRefresh,
                                   RedisLockSettings settings, LockListener listener) {
-        return RedisLockClient.over(transport(endpoints, commandTimeout, clusterRefresh), settings, listener);
+        return RedisLockClient.over(transport(endpoints, timeouts, clusterRefresh), settings, listener);
     }
 
-    private static JedisTransport transport(RedisEndpoints endpoints, Duration commandTimeout, Duration clusterRefresh) {
+    private static JedisTransport transport(RedisEndpoints endpoints, RedisTimeouts timeouts, Duration clusterRefresh) {
         if (endpoints.url() != null) {
-            return fromUrl(endpoints.url(), commandTimeout);
+            return fromUrl(endpoints.url(), timeouts);
         }
         Set<HostAndPort> nodes = endpoints.nodes().stream().map(n -> new HostAndPort(n.host(), n.port()))
                 .collect(Collectors.toSet());
         JedisClientConfig config = config(endpoints, endpoints.username(), endpoints.password(), endpoints.database());
         if (endpoints.cluster()) {
-            return JedisTransport.cluster(nodes, config, commandTimeout, clusterRefresh);
+            return JedisTransport.cluster(nodes, config, timeouts, clusterRefresh);
         }
         RedisEndpoints.Sentinel sentinel = endpoints.sentinel();
         if (sentinel != null) {
             // the Sentinels with their own credentials, and with TLS exactly when the master is, as Spring's clients do
             return JedisTransport.sentinel(sentinel.master(), nodes, config,
-                    config(endpoints, sentinel.username(), sentinel.password(), 0), commandTimeout);
+                    config(endpoints, sentinel.username(), sentinel.password(), 0), timeouts);
         }
-        return JedisTransport.standalone(nodes.iterator().next(), config, commandTimeout);
+        return JedisTransport.standalone(nodes.iterator().next(), config, timeouts);
     }
 
     /**
@@ -53,11 +54,11 @@ final class JedisLocks {
      * {@code rediss-sentinel://} alike with TLS to the Sentinels and the master, so one {@code seatlock.lock.redis-url}
      * serves both clients.
      */
-    static JedisTransport fromUrl(String url, Duration commandTimeout) {
+    static JedisTransport fromUrl(String url, RedisTimeouts timeouts) {
         URI uri = URI.create(url);
         boolean tls = "rediss-sentinel".equalsIgnoreCase(uri.getScheme());
         if (!tls && !"redis-sentinel".equalsIgnoreCase(uri.getScheme())) {
-            return JedisTransport.standalone(uri, commandTimeout);
+            return JedisTransport.standalone(uri, timeouts);
         }
         String master = uri.getFragment();
         String authority = uri.getRawAuthority();
@@ -79,7 +80,7 @@ final class JedisLocks {
         Set<HostAndPort> sentinels = Arrays.stream(authority.split(",")).map(RedisEndpoints::node)
                 .map(n -> new HostAndPort(n.host(), n.port())).collect(Collectors.toSet());
         return JedisTransport.sentinel(master, sentinels, config.build(), DefaultJedisClientConfig.builder().ssl(tls).build(),
-                commandTimeout);
+                timeouts);
     }
 
     /** Who to log in as, and TLS as the endpoints ask, with an SSL bundle's material where they name one. */

@@ -6,6 +6,7 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.lock.redis.RedisTimeouts;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 
@@ -18,18 +19,18 @@ final class LettuceLocks {
     private LettuceLocks() {
     }
 
-    static RedisLockClient create(RedisEndpoints endpoints, Duration commandTimeout, Duration clusterRefresh,
+    static RedisLockClient create(RedisEndpoints endpoints, RedisTimeouts timeouts, Duration clusterRefresh,
                                   RedisLockSettings settings, LockListener listener) {
         SslOptions ssl = endpoints.ssl() == null ? null : sslOptions(endpoints.ssl());
         if (endpoints.url() != null) {
             return RedisLockClient.over(
-                    LettuceTransport.standalone(RedisURI.create(endpoints.url()), commandTimeout, ssl),
+                    LettuceTransport.standalone(RedisURI.create(endpoints.url()), timeouts, ssl),
                     settings, listener);
         }
         if (endpoints.cluster()) {
             List<RedisURI> seeds = endpoints.nodes().stream()
                     .map(n -> secured(RedisURI.builder().withHost(n.host()).withPort(n.port()), endpoints)).toList();
-            return RedisLockClient.over(LettuceTransport.cluster(seeds, commandTimeout, ssl, clusterRefresh), settings, listener);
+            return RedisLockClient.over(LettuceTransport.cluster(seeds, timeouts, ssl, clusterRefresh), settings, listener);
         }
         RedisURI.Builder builder;
         RedisEndpoints.Sentinel sentinel = endpoints.sentinel();
@@ -43,8 +44,7 @@ final class LettuceLocks {
             builder = RedisURI.builder().withHost(node.host()).withPort(node.port());
         }
         return RedisLockClient.over(
-                LettuceTransport.standalone(secured(builder.withDatabase(endpoints.database()), endpoints), commandTimeout,
-                ssl), settings, listener);
+                LettuceTransport.standalone(secured(builder.withDatabase(endpoints.database()), endpoints), timeouts, ssl), settings, listener);
     }
 
     private static RedisURI secured(RedisURI.Builder builder, RedisEndpoints endpoints) {

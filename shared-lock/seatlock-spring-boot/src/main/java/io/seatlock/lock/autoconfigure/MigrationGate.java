@@ -21,6 +21,7 @@ import org.springframework.context.SmartLifecycle;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -125,7 +126,8 @@ final class MigrationGate implements FlywayMigrationStrategy, SmartLifecycle {
         try {
             lease = waitForGate();
         } catch (LockUnavailableException e) {
-            log.warn("migration lock unavailable ({}); relying on Flyway's own advisory lock", e.getMessage());
+            log.warn("migration gate fell back: the '{}' lock is unavailable ({}); migrating under Flyway's own advisory "
+                    + "lock instead", LOCK_NAME, e.getMessage());
             return passed(flyway, flyway.migrate());
         }
         try (lease) {
@@ -144,6 +146,11 @@ final class MigrationGate implements FlywayMigrationStrategy, SmartLifecycle {
         Duration maxWait = settings.maxWait();
         long deadline = System.nanoTime() + LockSpec.waitNanos(maxWait);
         long started = System.nanoTime();
+        Optional<LockLease> atOnce = lock.tryAcquire(LOCK_NAME, settings.lockTtl(), OverlapImpact.WASTED_WORK);
+        if (atOnce.isPresent()) {
+            return atOnce.get();
+        }
+        log.info("migration gate held by {}; waiting up to {} (seatlock.migration.max-wait)", holderNow(), maxWait);
         while (true) {
             Duration left = Duration.ofNanos(deadline - System.nanoTime());
             Duration slice = left.compareTo(REPORT_EVERY) < 0 ? left : REPORT_EVERY;
@@ -156,15 +163,18 @@ final class MigrationGate implements FlywayMigrationStrategy, SmartLifecycle {
                             + describe(() -> lock.holder(LOCK_NAME).orElse("another replica")) + " after " + maxWait
                             + " (seatlock.migration.max-wait); this replica does not start on an unknown schema");
                 }
-                log.info("waiting for the migration gate, held by {} for up to {} more; waited {} of {}",
-                        describe(() -> lock.holder(LOCK_NAME).orElse("nobody now")),
-                        describe(() -> lock.remainingTtl(LOCK_NAME).map(Duration::toString).orElse("0s")), waited,
-                        maxWait);
+                log.info("waiting for the migration gate, held by {}; waited {} of {}", holderNow(), waited, maxWait);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for the migration lock", e);
             }
         }
+    }
+
+    /** Who holds the gate and for how much longer at most, for a waiting replica's log line. */
+    private String holderNow() {
+        return describe(() -> lock.holder(LOCK_NAME).orElse("nobody now")) + " for up to "
+                + describe(() -> lock.remainingTtl(LOCK_NAME).map(Duration::toString).orElse("0s")) + " more";
     }
 
     /**

@@ -31,6 +31,48 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
                       @Nullable String username, @Nullable String password, int database, boolean tls,
                       @Nullable SslBundle ssl) {
 
+    /**
+     * Where the lock connects, for log lines and start-up reports: never a login.
+     *
+     * @return e.g. {@code redis://cache:6379/0}, {@code Sentinels 10.0.0.5:26379 of master mymaster over TLS}
+     */
+    String describe() {
+        if (url != null) {
+            URI uri = URI.create(url);
+            String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
+            return uri.getScheme() + "://" + authority.substring(authority.lastIndexOf('@') + 1)
+                    + (uri.getRawPath() == null ? "" : uri.getRawPath())
+                    + (uri.getRawFragment() == null ? "" : "#" + uri.getRawFragment());
+        }
+        String where = String.join(",", nodes.stream().map(n -> n.host() + ":" + n.port()).toList());
+        String what = cluster ? "Redis Cluster seeds " + where
+                : sentinel != null ? "Sentinels " + where + " of master " + sentinel.master() : where;
+        return what + (tls ? " over TLS" : "");
+    }
+
+    /**
+     * The server itself, or a Cluster's first seed; null for Sentinels, which are not the server.
+     *
+     * @return its host and port, or null
+     */
+    @Nullable Node firstNode() {
+        if (url != null) {
+            URI uri = URI.create(url);
+            boolean sentinels = uri.getScheme().toLowerCase(Locale.ROOT).endsWith("sentinel");
+            return sentinels || uri.getHost() == null ? null : new Node(uri.getHost(), uri.getPort() > 0 ? uri.getPort() : 6379);
+        }
+        return sentinel != null || nodes.isEmpty() ? null : nodes.get(0);
+    }
+
+    /**
+     * Whether the lock asks for TLS.
+     *
+     * @return true for {@code rediss} URLs and TLS settings
+     */
+    boolean tlsAsked() {
+        return url != null ? url.regionMatches(true, 0, "rediss", 0, 6) : tls;
+    }
+
     /** A host and port. */
     record Node(String host, int port) {
     }

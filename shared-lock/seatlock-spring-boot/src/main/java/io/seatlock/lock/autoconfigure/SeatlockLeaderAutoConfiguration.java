@@ -34,7 +34,9 @@ public class SeatlockLeaderAutoConfiguration {
     LeaderElections leaderElections(DistributedLock lock, SeatlockLeaderProperties properties,
                                     SeatlockLockProperties lockProperties, ApplicationEventPublisher events) {
         String candidate = properties.candidate() != null ? properties.candidate() : lockProperties.instanceIdOrDefault();
-        return new LeaderElections(lock, candidate, properties.groups(), group -> new Candidate() {
+        return InvalidSeatlockConfigurationException.checked("seatlock.leader.groups", "Give each group a positive lease "
+                + "(seatlock.leader.groups.<group>.lease) and retry below it, or leave them to their defaults (10s, 1s).",
+                () -> new LeaderElections(lock, candidate, properties.groups(), group -> new Candidate() {
             @Override
             public void onGranted(FencingToken epoch) {
                 events.publishEvent(new LeadershipGranted(group, candidate, epoch));
@@ -44,7 +46,7 @@ public class SeatlockLeaderAutoConfiguration {
             public void onRevoked(FencingToken epoch) {
                 events.publishEvent(new LeadershipRevoked(group, candidate, epoch));
             }
-        });
+        }));
     }
 
     /** Campaigns while the context runs: after the migration gate, before the web server takes traffic. */

@@ -4,14 +4,17 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.autoconfigure.SeatlockLockProperties.ClientType;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.redis.spi.RedisTransport;
 import io.seatlock.lock.spi.LockListeners;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -24,7 +27,10 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 
+import java.time.Duration;
 import java.util.Locale;
+
+import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationException.checked;
 
 /**
  * The Redis lock from {@code seatlock.lock.*}: on {@code seatlock.lock.redis-url} or
@@ -42,22 +48,56 @@ public class SeatlockLockAutoConfiguration {
     private static final String LETTUCE = "io.lettuce.core.RedisClient";
     private static final String JEDIS = "io.seatlock.lock.redis.jedis.JedisTransport";
 
+    private static final Logger log = LoggerFactory.getLogger(SeatlockLockAutoConfiguration.class);
+    private static final String FIX_THE_VALUE = "Correct the property; docs/spring-boot.md lists each seatlock property "
+            + "with its default and range.";
+
+    /**
+     * The lock, connected: it connects (within the connect timeout) before it is handed to any bean, so the migration
+     * gate and the application's first lock call find a connection. A Redis that does not answer yet is logged and
+     * the application starts; lock calls then fail fast until it answers. A Redis that answers in a way no retry
+     * mends (TLS asked of a server without it, a Cluster asked of a single server) stops start-up.
+     */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(DistributedLock.class)
     RedisLockClient distributedLock(SeatlockLockProperties properties, ObjectProvider<SpringRedisEndpoints> springRedis,
                                     ObjectProvider<LockListener> listeners, Environment environment,
                                     ResourceLoader resources) {
-        RedisLockSettings settings = settingsOf(properties);
-        // whatever the topology: bad input is told (the command timeout is checked by every transport factory)
-        RedisTransport.requirePositiveRefresh(properties.clusterRefresh());
+        RedisLockSettings settings = checked("seatlock.lock", FIX_THE_VALUE, () -> settingsOf(properties));
+        RedisTimeouts timeouts = timeoutsOf(properties);
+        checked("seatlock.lock.cluster-refresh", FIX_THE_VALUE,
+                () -> RedisTransport.requirePositiveRefresh(properties.clusterRefresh()));
         LockListener listener = LockListeners.guarded(listeners.orderedStream().toList());
         RedisEndpoints endpoints = endpoints(properties, springRedis.getIfAvailable());
-        return switch (clientType(properties, environment, resources.getClassLoader())) {
-            case LETTUCE -> LettuceLocks.create(endpoints, properties.commandTimeout(), properties.clusterRefresh(), settings,
-                    listener);
-            case JEDIS -> JedisLocks.create(endpoints, properties.commandTimeout(), properties.clusterRefresh(), settings,
-                    listener);
+        RedisLockClient lock = switch (clientType(properties, environment, resources.getClassLoader())) {
+            case LETTUCE -> LettuceLocks.create(endpoints, timeouts, properties.clusterRefresh(), settings, listener);
+            case JEDIS -> JedisLocks.create(endpoints, timeouts, properties.clusterRefresh(), settings, listener);
         };
+        connect(lock, endpoints, timeouts);
+        return lock;
+    }
+
+    static RedisTimeouts timeoutsOf(SeatlockLockProperties properties) {
+        checked("seatlock.lock.command-timeout", FIX_THE_VALUE, () -> RedisTimeouts.of(properties.commandTimeout()));
+        return checked("seatlock.lock.connect-timeout", FIX_THE_VALUE,
+                () -> new RedisTimeouts(properties.connectTimeout(), properties.commandTimeout()));
+    }
+
+    private static void connect(RedisLockClient lock, RedisEndpoints endpoints, RedisTimeouts timeouts) {
+        try {
+            Duration took = lock.ping();
+            log.info("seatlock lock connected to Redis ({}, {}) in {} ms", endpoints.describe(), lock.client(),
+                    took.toMillis());
+        } catch (LockUnavailableException e) {
+            InvalidSeatlockConfigurationException mistake = StartupMistakes.of(e, endpoints);
+            if (mistake != null) {
+                lock.close();
+                throw mistake;
+            }
+            log.warn("seatlock lock: Redis ({}) did not answer while the application started: {}. The application "
+                    + "starts; lock calls fail with LockUnavailableException until Redis answers (each within {})",
+                    endpoints.describe(), e.getMessage(), timeouts.command());
+        }
     }
 
     /**
@@ -75,13 +115,15 @@ public class SeatlockLockAutoConfiguration {
                     : lettuce || !jedis ? ClientType.LETTUCE : ClientType.JEDIS;
         }
         if (chosen == ClientType.LETTUCE && !lettuce) {
-            throw new IllegalStateException("The seatlock lock is set to run on Lettuce, which is not on the class path: add "
-                    + "io.lettuce:lettuce-core (seatlock-spring-boot-starter has it), or add io.seatlock:seatlock-redis-jedis "
-                    + "and set seatlock.lock.client-type=jedis.");
+            throw new InvalidSeatlockConfigurationException("The seatlock lock is set to run "
+                    + "on Lettuce (io.lettuce:lettuce-core), which is not on the class path.", "Add io.lettuce:lettuce-core (seatlock-spring-boot-starter "
+                    + "has it), or add io.seatlock:seatlock-redis-jedis and set seatlock.lock.client-type=jedis.", null);
         }
         if (chosen == ClientType.JEDIS && !jedis) {
-            throw new IllegalStateException("The seatlock lock is set to run on Jedis (seatlock.lock.client-type or "
-                    + "spring.data.redis.client-type), which needs io.seatlock:seatlock-redis-jedis on the class path.");
+            throw new InvalidSeatlockConfigurationException("The seatlock lock is set to run "
+                    + "on Jedis (seatlock.lock.client-type or spring.data.redis.client-type), which needs "
+                    + "io.seatlock:seatlock-redis-jedis on the class path.",
+                    "Add io.seatlock:seatlock-redis-jedis, or set seatlock.lock.client-type=lettuce.", null);
         }
         return chosen;
     }
@@ -92,24 +134,25 @@ public class SeatlockLockAutoConfiguration {
                 properties.maxBackoff(), properties.replication().replicas(), properties.replication().timeout());
     }
 
-    /** Only when the lock is this configuration's own (not an application's replacement). */
-    @Bean
-    @ConditionalOnBean(RedisLockClient.class)
-    RedisLockWarmUp seatlockRedisLockWarmUp(RedisLockClient lock) {
-        return new RedisLockWarmUp(lock);
-    }
-
     private static RedisEndpoints endpoints(SeatlockLockProperties properties, SpringRedisEndpoints springRedis) {
         if (!properties.clusterNodes().isEmpty()) {
-            return RedisEndpoints.clusterOf(properties.clusterNodes());
+            return checked("seatlock.lock.cluster-nodes", "Give each seed as host:port, or as "
+                    + "redis://user:password@host:port (rediss:// for TLS), the same login on every seed.",
+                    () -> RedisEndpoints.clusterOf(properties.clusterNodes()));
         }
         if (properties.redisUrl() != null) {
-            return RedisEndpoints.of(properties.redisUrl());
+            return checked("seatlock.lock.redis-url", "Give a URL such as redis://host:6379, "
+                    + "rediss://user:password@host:6380 or redis-sentinel://host:26379#mymaster.",
+                    () -> RedisEndpoints.of(properties.redisUrl()));
         }
-        if (springRedis == null) {
-            throw new IllegalStateException("No Redis is configured for the seatlock lock. Set seatlock.lock.redis-url "
-                    + "(or seatlock.lock.cluster-nodes), or add spring-boot-starter-data-redis and set "
-                    + "spring.data.redis.host to the Redis every replica shares.");
+        String noRedis = "No Redis is configured for the seatlock lock (seatlock.lock.redis-url, seatlock.lock.cluster-nodes "
+                + "or spring.data.redis.*); it does not fall back to localhost, where each replica would lock on a Redis "
+                + "of its own.";
+        String setOne = "Set seatlock.lock.redis-url (or seatlock.lock.cluster-nodes) to the Redis every replica shares, "
+                + "or set spring.data.redis.host (with spring-boot-starter-data-redis); or set seatlock.lock.enabled=false "
+                + "and define a DistributedLock bean of your own.";
+        if (springRedis == null || !springRedis.configured()) {
+            throw new InvalidSeatlockConfigurationException(noRedis, setOne, null);
         }
         return springRedis.endpoints();
     }

@@ -31,7 +31,12 @@ import java.util.List;
  * @param clientType       Which Redis client carries the lock's commands: lettuce or jedis (seatlock-redis-jedis).
  *                         Defaults to spring.data.redis.client-type when set, else Lettuce when it is on the class
  *                         path, else Jedis.
- * @param commandTimeout   Longest wait for Redis, connecting included, before LockUnavailableException.
+ * @param connectTimeout   Longest wait for a connection to Redis (TCP, TLS, login). Until the lock first reached
+ *                         Redis, a call waits this on top of the command timeout, so a replica that starts cold on a
+ *                         busy machine is not taken for one whose Redis is down; the lock connects while the
+ *                         application starts, before the migration gate.
+ * @param commandTimeout   Longest wait for Redis once connected, a reconnect included, before
+ *                         LockUnavailableException.
  * @param clockDriftFactor Share of each ttl kept as the local validity safety margin, from 0 up to (not
  *                         including) 0.5.
  * @param minSafetyMargin  Smallest local validity safety margin.
@@ -48,6 +53,7 @@ public record SeatlockLockProperties(
         @DefaultValue List<String> clusterNodes,
         @DefaultValue("5s") Duration clusterRefresh,
         @Nullable ClientType clientType,
+        @DefaultValue("10s") Duration connectTimeout,
         @DefaultValue(SeatlockLockProperties.DEFAULT_COMMAND_TIMEOUT) Duration commandTimeout,
         @DefaultValue("0.01") double clockDriftFactor,
         @DefaultValue("1ms") Duration minSafetyMargin,

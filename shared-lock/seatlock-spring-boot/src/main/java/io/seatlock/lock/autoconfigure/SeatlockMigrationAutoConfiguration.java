@@ -2,6 +2,7 @@ package io.seatlock.lock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.spi.LockSpec;
 import org.flywaydb.core.Flyway;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -28,6 +29,12 @@ public class SeatlockMigrationAutoConfiguration {
     @ConditionalOnMissingBean(FlywayMigrationStrategy.class)
     MigrationGate migrationGate(DistributedLock lock, SeatlockMigrationProperties properties,
                                 ApplicationEventPublisher events, ObjectProvider<MigrationGateMetrics> metrics) {
+        String fix = "Give seatlock.migration.lock-ttl a positive duration (default 30s) and seatlock.migration.max-wait "
+                + "one that is not negative (default 5m).";
+        InvalidSeatlockConfigurationException.checked("seatlock.migration.lock-ttl", fix,
+                () -> LockSpec.requireValidTtl(properties.lockTtl()));
+        InvalidSeatlockConfigurationException.checked("seatlock.migration.max-wait", fix,
+                () -> LockSpec.requireValidWait(properties.maxWait()));
         MigrationGateMetrics counter = metrics.getIfAvailable();
         return new MigrationGate(lock, properties, events, counter == null ? result -> { } : counter::record,
                 System::exit);

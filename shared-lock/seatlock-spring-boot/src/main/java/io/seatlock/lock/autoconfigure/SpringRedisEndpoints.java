@@ -30,15 +30,20 @@ final class SpringRedisEndpoints {
         this.environment = environment;
     }
 
-    RedisEndpoints endpoints() {
+    /**
+     * Whether the application names a Redis: Boot's connection details from anywhere but its properties (Testcontainers,
+     * a user's), or properties that say where. Spring would otherwise default to localhost:6379, and each replica
+     * would lock on a Redis of its own, which is no lock.
+     */
+    boolean configured() {
         DataRedisConnectionDetails spring = details.getIfAvailable();
-        if (spring == null || (isFromProperties(spring)
-                && SPRING_REDIS_LOCATIONS.stream().noneMatch(environment::containsProperty))) {
-            // Spring would default to localhost:6379: each replica would lock on a Redis of its own, which is no lock.
-            throw new IllegalStateException("No Redis is configured for the seatlock lock. Set spring.data.redis.host "
-                    + "(or spring.data.redis.url, .sentinel.nodes, .cluster.nodes, or seatlock.lock.redis-url) to the "
-                    + "Redis every replica shares; the lock does not fall back to localhost.");
-        }
+        return spring != null && (!isFromProperties(spring)
+                || SPRING_REDIS_LOCATIONS.stream().anyMatch(environment::containsProperty));
+    }
+
+    /** Spring's Redis, where {@link #configured()}. */
+    RedisEndpoints endpoints() {
+        DataRedisConnectionDetails spring = details.getObject();
         DataRedisProperties springProperties = properties.getIfAvailable();
         String url = springProperties == null ? null : springProperties.getUrl();
         return fromSpring(spring, url != null && url.regionMatches(true, 0, "rediss:", 0, 7));

@@ -2,6 +2,7 @@ package io.seatlock.lock.autoconfigure;
 
 import com.jayway.jsonpath.JsonPath;
 import io.seatlock.lock.redis.RedisLockSettings;
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.redis.spi.RedisTransport;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -45,6 +46,21 @@ class ConfigurationMetadataTest {
         assertThat(undescribed).as("properties without a description among %s", names).isEmpty();
     }
 
+    /** The development versions' names: deprecated, each with the replacement the start-up warning names. */
+    @Test
+    void renamedPropertiesAreDeprecatedWithTheirReplacements() throws IOException {
+        Map<String, String> replacements = new LinkedHashMap<>();
+        List<Map<String, Object>> deprecated = JsonPath.read(metadataJson(), "$.properties[?(@.deprecation)]");
+        for (Map<String, Object> p : deprecated) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> deprecation = (Map<String, Object>) p.get("deprecation");
+            assertThat(deprecation).containsEntry("level", "error");
+            replacements.put((String) p.get("name"), (String) deprecation.get("replacement"));
+        }
+        assertThat(replacements).isEqualTo(RenamedProperties.RENAMED);
+        assertThat(metadataDefaults()).containsKeys(replacements.values().toArray(String[]::new));
+    }
+
     /** The Spring defaults and the plain-Java defaults are one fact: a change to one must change the other. */
     @Test
     void thePropertiesDefaultsAreTheRedisLocksDefaults() {
@@ -53,6 +69,8 @@ class ConfigurationMetadataTest {
         RedisLockSettings defaults = RedisLockSettings.defaults();
         assertThat(SeatlockLockAutoConfiguration.settingsOf(properties)).isEqualTo(defaults);
         assertThat(properties.clusterRefresh()).isEqualTo(RedisTransport.DEFAULT_CLUSTER_REFRESH);
+        assertThat(SeatlockLockAutoConfiguration.timeoutsOf(properties))
+                .isEqualTo(new RedisTimeouts(RedisTimeouts.DEFAULT_CONNECT, RedisTimeouts.DEFAULT_COMMAND));
     }
 
     private static String metadataJson() throws IOException {
@@ -68,7 +86,8 @@ class ConfigurationMetadataTest {
         Map<String, String> defaults = new LinkedHashMap<>();
         for (Map<String, Object> p : properties) {
             String name = (String) p.get("name");
-            if (name.startsWith("seatlock.") || name.startsWith("management.health.seatlock.")) {
+            if ((name.startsWith("seatlock.") || name.startsWith("management.health.seatlock."))
+                    && !p.containsKey("deprecation")) {
                 Object value = p.get("defaultValue");
                 defaults.put(name, value == null ? "–" : String.valueOf(value));
             }

@@ -1,5 +1,6 @@
 package io.seatlock.lock.autoconfigure;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.redis.RedisKeys;
@@ -42,7 +43,7 @@ class MigrationGateTest {
 
     private final AtomicInteger lost = new AtomicInteger();
     private final RedisLockClient lock = RedisLockClient.over(
-            LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
+            LettuceTransport.standalone(servers.redis().uri(), RedisTimeouts.of(Duration.ofSeconds(2))),
             RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), new LockListener() {
                 @Override
                 public void onLost(String group, Duration held) {

@@ -1,5 +1,6 @@
 package io.seatlock.lock.listener;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -59,7 +60,7 @@ class ThrowingCallbacksTest {
     @BeforeEach
     void connect() {
         callbacksLog.addHandler(capture);
-        lock = RedisLockClient.over(LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
+        lock = RedisLockClient.over(LettuceTransport.standalone(servers.redis().uri(), RedisTimeouts.of(Duration.ofSeconds(2))),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("replica-1"), LockListener.NOOP);
     }
 

@@ -1,5 +1,6 @@
 package io.seatlock.lock.listener;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
@@ -66,7 +67,7 @@ class ThrowingListenerTest {
 
     @BeforeEach
     void connect() {
-        lock = RedisLockClient.over(LettuceTransport.standalone(servers.redis().uri(), Duration.ofSeconds(2)),
+        lock = RedisLockClient.over(LettuceTransport.standalone(servers.redis().uri(), RedisTimeouts.of(Duration.ofSeconds(2))),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), listener);
     }
 

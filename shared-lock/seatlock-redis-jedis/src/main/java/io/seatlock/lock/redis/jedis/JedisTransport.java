@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import io.seatlock.lock.redis.spi.RedisTransport;
 import io.seatlock.lock.spi.DaemonThreads;
@@ -95,6 +96,7 @@ public final class JedisTransport implements RedisTransport {
     /** How often a cluster's slot map is read again; null where there is no cluster. */
     private final @Nullable Duration clusterRefresh;
     private final @Nullable Sentinels sentinels;
+    private final RedisTimeouts timeouts;
     private final Duration commandTimeout;
     /** Why a command had no time left before it was sent: made once, not on the hot path. */
     private final String noTimeLeft;
@@ -113,11 +115,12 @@ public final class JedisTransport implements RedisTransport {
     private volatile boolean closed;
 
     private JedisTransport(Supplier<ConnectionProvider> connect, @Nullable Duration clusterRefresh,
-                           @Nullable Sentinels sentinels, Duration commandTimeout) {
+                           @Nullable Sentinels sentinels, RedisTimeouts timeouts) {
         this.connect = connect;
         this.clusterRefresh = clusterRefresh;
         this.sentinels = sentinels;
-        this.commandTimeout = commandTimeout;
+        this.timeouts = timeouts;
+        this.commandTimeout = timeouts.command();
         this.noTimeLeft = "no answer within " + commandTimeout + " (the time went on getting a connection)";
         // Starts no thread before the first background command; idle threads leave after a minute.
         this.background = new ThreadPoolExecutor(POOL_SIZE, POOL_SIZE, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
@@ -136,11 +139,11 @@ public final class JedisTransport implements RedisTransport {
      * TLS with the JVM's default trust.
      *
      * @param uri            the server
-     * @param commandTimeout longest wait for Redis, connecting included; positive
+     * @param timeouts       how long to connect, how long a command waits
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the URI is not a Redis one, or the command timeout is not positive
+     * @throws IllegalArgumentException if the URI is not a Redis one
      */
-    public static JedisTransport standalone(URI uri, Duration commandTimeout) {
+    public static JedisTransport standalone(URI uri, RedisTimeouts timeouts) {
         if (!JedisURIHelper.isValid(uri)) {
             // what is wrong, not the URI itself, which may hold a password
             throw new IllegalArgumentException("not a redis:// or rediss:// URI with host and port (scheme "
@@ -149,23 +152,21 @@ public final class JedisTransport implements RedisTransport {
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .user(JedisURIHelper.getUser(uri)).password(JedisURIHelper.getPassword(uri))
                 .database(JedisURIHelper.getDBIndex(uri)).ssl(JedisURIHelper.isRedisSSLScheme(uri));
-        return standalone(JedisURIHelper.getHostAndPort(uri), config.build(), commandTimeout);
+        return standalone(JedisURIHelper.getHostAndPort(uri), config.build(), timeouts);
     }
 
     /**
      * One Redis server.
      *
      * @param node           where it listens
-     * @param config         user, password, database, TLS (its timeouts are replaced by the command timeout)
-     * @param commandTimeout longest wait for Redis, connecting included; positive
+     * @param config         user, password, database, TLS (its timeouts are replaced by {@code timeouts})
+     * @param timeouts       how long to connect, how long a command waits
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the command timeout is not positive
      */
-    public static JedisTransport standalone(HostAndPort node, JedisClientConfig config, Duration commandTimeout) {
-        RedisTransport.requirePositiveTimeout(commandTimeout);
-        JedisClientConfig bounded = bounded(config, commandTimeout);
-        return new JedisTransport(() -> new StandalonePool(node, bounded, commandTimeout, POOL_SIZE), null, null,
-                commandTimeout);
+    public static JedisTransport standalone(HostAndPort node, JedisClientConfig config, RedisTimeouts timeouts) {
+        JedisClientConfig bounded = bounded(config, timeouts.command());
+        return new JedisTransport(() -> new StandalonePool(node, bounded, timeouts.command(), POOL_SIZE), null, null,
+                timeouts);
     }
 
     /**
@@ -177,13 +178,12 @@ public final class JedisTransport implements RedisTransport {
      * @param sentinels      some of the Sentinels
      * @param master         how to connect to the master (user, password, database, TLS)
      * @param sentinel       how to connect to the Sentinels
-     * @param commandTimeout longest wait for Redis, connecting included; positive
+     * @param timeouts       how long to connect, how long a command waits
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the command timeout is not positive
      */
     public static JedisTransport sentinel(String masterName, Set<HostAndPort> sentinels, JedisClientConfig master,
-                                          JedisClientConfig sentinel, Duration commandTimeout) {
-        RedisTransport.requirePositiveTimeout(commandTimeout);
+                                          JedisClientConfig sentinel, RedisTimeouts timeouts) {
+        Duration commandTimeout = timeouts.command();
         JedisClientConfig boundedMaster = bounded(master, commandTimeout);
         // Jedis' listeners wait on each Sentinel's +switch-master subscription, which they never ping: a read timeout
         // there would drop and (after five seconds) make again each subscription whenever Sentinel had nothing to
@@ -192,7 +192,7 @@ public final class JedisTransport implements RedisTransport {
         JedisClientConfig boundedSentinel = bounded(sentinel, commandTimeout, WAIT_FOR_ANNOUNCEMENTS);
         Set<HostAndPort> nodes = Set.copyOf(sentinels);
         return new JedisTransport(() -> new SentineledConnectionProvider(masterName, boundedMaster, pool(commandTimeout),
-                nodes, boundedSentinel), null, new Sentinels(masterName, nodes, boundedSentinel), commandTimeout);
+                nodes, boundedSentinel), null, new Sentinels(masterName, nodes, boundedSentinel), timeouts);
     }
 
     /**
@@ -200,12 +200,11 @@ public final class JedisTransport implements RedisTransport {
      *
      * @param seeds          some of the cluster's nodes
      * @param config         user, password, TLS
-     * @param commandTimeout longest wait for Redis, connecting included; positive
+     * @param timeouts       how long to connect, how long a command waits
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the command timeout is not positive
      */
-    public static JedisTransport cluster(Set<HostAndPort> seeds, JedisClientConfig config, Duration commandTimeout) {
-        return cluster(seeds, config, commandTimeout, DEFAULT_CLUSTER_REFRESH);
+    public static JedisTransport cluster(Set<HostAndPort> seeds, JedisClientConfig config, RedisTimeouts timeouts) {
+        return cluster(seeds, config, timeouts, DEFAULT_CLUSTER_REFRESH);
     }
 
     /**
@@ -214,27 +213,28 @@ public final class JedisTransport implements RedisTransport {
      *
      * @param seeds          some of the cluster's nodes
      * @param config         user, password, TLS
-     * @param commandTimeout longest wait for Redis, connecting included; positive
+     * @param timeouts       how long to connect, how long a command waits
      * @param clusterRefresh how often to read the slot map again
      * @return a transport that connects on first use
-     * @throws IllegalArgumentException if the command timeout or {@code clusterRefresh} is not positive
+     * @throws IllegalArgumentException if {@code clusterRefresh} is not positive
      */
-    public static JedisTransport cluster(Set<HostAndPort> seeds, JedisClientConfig config, Duration commandTimeout,
+    public static JedisTransport cluster(Set<HostAndPort> seeds, JedisClientConfig config, RedisTimeouts timeouts,
                                          Duration clusterRefresh) {
-        RedisTransport.requirePositiveTimeout(commandTimeout);
         RedisTransport.requirePositiveRefresh(clusterRefresh);
-        JedisClientConfig bounded = bounded(config, commandTimeout);
+        JedisClientConfig bounded = bounded(config, timeouts.command());
         Set<HostAndPort> nodes = Set.copyOf(seeds);
         // The slot map is read again every clusterRefresh (by the transport, see refreshSlotMap), besides on MOVED: a
         // dead master answers nothing, so only reading it again finds the replica the cluster promoted.
-        return new JedisTransport(() -> new ClusterConnectionProvider(nodes, bounded, pool(commandTimeout)), clusterRefresh,
-                null, commandTimeout);
+        return new JedisTransport(() -> new ClusterConnectionProvider(nodes, bounded, pool(timeouts.command())),
+                clusterRefresh, null, timeouts);
     }
 
     /**
      * {@code config} with every timeout the command timeout, except a subscribed connection's read ("blocking")
      * timeout: our release subscription, pinged every subscriptionPingInterval, silent for that and one command
-     * timeout more is one the network dropped.
+     * timeout more is one the network dropped. A call made before the lock first reached Redis has the connect timeout
+     * on top (its deadline says so): the standalone pool connects within the time left before it; Jedis' own pools
+     * (Sentinel, Cluster) connect within this command timeout, on the caller's thread, whatever its deadline.
      */
     private static JedisClientConfig bounded(JedisClientConfig config, Duration commandTimeout) {
         return bounded(config, commandTimeout, (int) Math.min(Integer.MAX_VALUE,
@@ -274,8 +274,8 @@ public final class JedisTransport implements RedisTransport {
     }
 
     @Override
-    public Duration commandTimeout() {
-        return commandTimeout;
+    public RedisTimeouts timeouts() {
+        return timeouts;
     }
 
     @Override
@@ -860,7 +860,7 @@ public final class JedisTransport implements RedisTransport {
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException runtime ? runtime : new JedisConnectionException(e.getCause());
         } catch (TimeoutException e) {
-            throw new JedisConnectionException("could not connect within " + commandTimeout);
+            throw new JedisConnectionException("could not connect before the call's deadline (connect timeout " + timeouts.connect() + ")");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
@@ -41,7 +42,7 @@ class JedisCallBoundTest {
         try (OwnedRedis redis = new OwnedRedis("requirepass bound-test");
              FaultProxy proxy = new FaultProxy("127.0.0.1", redis.port());
              RedisLockClient lock = RedisLockClient.over(JedisTransport.standalone(new HostAndPort(proxy.host(), proxy.port()),
-                     DefaultJedisClientConfig.builder().password("bound-test").build(), TIMEOUT),
+                     DefaultJedisClientConfig.builder().password("bound-test").build(), RedisTimeouts.of(TIMEOUT)),
                      RedisLockSettings.defaults(), LockListener.NOOP)) {
             // Every pooled connection opened and idle: each warm-up call holds its connection for a few slow round
             // trips, so the callers, started at once, each need one.

@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.lettuce.core.cluster.SlotHash;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -41,7 +42,7 @@ class JedisClusterHeldTest {
         Set<HostAndPort> seeds = cluster.seeds().stream().map(s -> new HostAndPort(s.getHost(), s.getPort()))
                 .collect(Collectors.toSet());
         lock = RedisLockClient.over(JedisTransport.cluster(seeds, DefaultJedisClientConfig.builder().build(),
-                Duration.ofSeconds(5)), RedisLockSettings.defaults().withKeyPrefix(PREFIX), LockListener.NOOP);
+                RedisTimeouts.of(Duration.ofSeconds(5))), RedisLockSettings.defaults().withKeyPrefix(PREFIX), LockListener.NOOP);
     }
 
     @AfterAll

@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
@@ -46,7 +47,7 @@ class JedisConnectFailureTest {
         AtomicInteger asked = new AtomicInteger();
         // A cluster provider asks its seeds for the slot map as it is made, through the mapper.
         try (JedisTransport transport = JedisTransport.cluster(Set.of(new HostAndPort("127.0.0.1", 7)),
-                missingClass(asked), TIMEOUT)) {
+                missingClass(asked), RedisTimeouts.of(TIMEOUT))) {
             for (int call = 1; call <= 2; call++) {
                 long start = System.nanoTime();
 
@@ -66,7 +67,7 @@ class JedisConnectFailureTest {
     void anErrorWhileOpeningAPooledConnectionReachesTheLocksCallerAsUnavailableWithItsCause() {
         // A standalone provider opens a connection on the first borrow, the caller's own call.
         try (RedisLockClient lock = RedisLockClient.over(JedisTransport.standalone(new HostAndPort("127.0.0.1", 7),
-                missingClass(new AtomicInteger()), TIMEOUT),
+                missingClass(new AtomicInteger()), RedisTimeouts.of(TIMEOUT)),
                 RedisLockSettings.defaults(), LockListener.NOOP)) {
             long start = System.nanoTime();
 
@@ -84,7 +85,7 @@ class JedisConnectFailureTest {
     void anErrorWhileConnectingFailsTheReleaseSubscriptionAtOnceWithIt() {
         // A standalone provider connects on the first borrow: here, the subscription's own connection.
         try (JedisTransport transport = JedisTransport.standalone(new HostAndPort("127.0.0.1", 7),
-                missingClass(new AtomicInteger()), TIMEOUT)) {
+                missingClass(new AtomicInteger()), RedisTimeouts.of(TIMEOUT))) {
             long start = System.nanoTime();
 
             Throwable failure = catchThrowable(() -> transport.subscribe("released:*", channel -> { })

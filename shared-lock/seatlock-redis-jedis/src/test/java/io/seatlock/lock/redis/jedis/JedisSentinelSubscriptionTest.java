@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -58,7 +59,7 @@ class JedisSentinelSubscriptionTest {
         try (RedisSentinelSetup redis = new RedisSentinelSetup(true, 1, Duration.ofSeconds(5));
              RedisLockClient lock = TestTransports.warmedUp(RedisLockClient.over(JedisTransport.sentinel(
                      RedisSentinelSetup.MASTER_NAME, Set.of(HostAndPort.from(redis.sentinelNodes())),
-                     DefaultJedisClientConfig.builder().build(), DefaultJedisClientConfig.builder().build(), TIMEOUT),
+                     DefaultJedisClientConfig.builder().build(), DefaultJedisClientConfig.builder().build(), RedisTimeouts.of(TIMEOUT)),
                      RedisLockSettings.defaults(), LockListener.NOOP))) {
             RedisServer sentinel = redis.sentinels().get(0);
             await("the client's listener subscribed to the Sentinel").atMost(Duration.ofSeconds(30))

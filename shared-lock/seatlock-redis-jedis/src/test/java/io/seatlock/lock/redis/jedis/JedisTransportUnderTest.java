@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.redis.TransportUnderTest;
 import io.seatlock.lock.redis.spi.RedisTransport;
@@ -20,20 +21,21 @@ import java.util.stream.Collectors;
 public final class JedisTransportUnderTest implements TransportUnderTest {
 
     @Override
-    public RedisTransport standalone(RedisURI uri, Duration commandTimeout) {
+    public RedisTransport standalone(RedisURI uri, RedisTimeouts timeouts) {
         if (!uri.getSentinels().isEmpty()) {
             Set<HostAndPort> sentinels = uri.getSentinels().stream().map(s -> new HostAndPort(s.getHost(), s.getPort()))
                     .collect(Collectors.toSet());
             return JedisTransport.sentinel(uri.getSentinelMasterId(), sentinels, config(uri),
-                    DefaultJedisClientConfig.builder().build(), commandTimeout);
+                    DefaultJedisClientConfig.builder().build(), timeouts);
         }
-        return JedisTransport.standalone(new HostAndPort(uri.getHost(), uri.getPort()), config(uri), commandTimeout);
+        return JedisTransport.standalone(new HostAndPort(uri.getHost(), uri.getPort()), config(uri),
+                timeouts);
     }
 
     @Override
-    public RedisTransport cluster(List<RedisURI> seeds, Duration commandTimeout) {
+    public RedisTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts) {
         return JedisTransport.cluster(seeds.stream().map(s -> new HostAndPort(s.getHost(), s.getPort()))
-                .collect(Collectors.toSet()), config(seeds.get(0)), commandTimeout);
+                .collect(Collectors.toSet()), config(seeds.get(0)), timeouts);
     }
 
     private static JedisClientConfig config(RedisURI uri) {

@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -34,7 +35,7 @@ class JedisUnreadReplyTest {
     void aConnectionWhoseReplyWasLeftHalfReadIsNotLentAgain() throws Exception {
         try (NestingServer server = new NestingServer();
              JedisTransport transport = JedisTransport.standalone(new HostAndPort("127.0.0.1", server.port()),
-                     DefaultJedisClientConfig.builder().build(), TIMEOUT)) {
+                     DefaultJedisClientConfig.builder().build(), RedisTimeouts.of(TIMEOUT))) {
             Throwable failure = catchThrowable(() -> transport.call(new RedisCommand.Get("deep"),
                     System.nanoTime() + TIMEOUT.toNanos(), () -> { }));
             assertThat(failure).as("a VirtualMachineError reaches the caller as it is").isInstanceOf(StackOverflowError.class);

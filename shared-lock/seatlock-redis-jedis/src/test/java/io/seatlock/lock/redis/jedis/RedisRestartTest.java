@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
@@ -28,7 +29,7 @@ class RedisRestartTest {
     void anIdleConnectionFailsOneCallAfterARestartAndIsReplaced() throws Exception {
         try (OwnedRedis redis = new OwnedRedis();
              RedisLockClient lock = RedisLockClient.over(JedisTransport.standalone(new HostAndPort("127.0.0.1", redis.port()),
-                     DefaultJedisClientConfig.builder().build(), Duration.ofSeconds(2)), RedisLockSettings.defaults(),
+                     DefaultJedisClientConfig.builder().build(), RedisTimeouts.of(Duration.ofSeconds(2))), RedisLockSettings.defaults(),
                      LockListener.NOOP)) {
             lock.tryAcquire("restart:before", Duration.ofSeconds(10), OverlapImpact.WASTED_WORK).orElseThrow().release();
 

@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.spi;
 
+import io.seatlock.lock.redis.RedisTimeouts;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -22,11 +23,12 @@ public interface RedisTransport extends AutoCloseable {
     String client();
 
     /**
-     * The longest a command may take, connecting (or borrowing a connection) included.
+     * How long a connection may take to make, and how long a command may take once connected (reconnecting or
+     * borrowing a connection included).
      *
-     * @return the command timeout
+     * @return the bounds
      */
-    Duration commandTimeout();
+    RedisTimeouts timeouts();
 
     /**
      * Whether this is a Redis Cluster (no {@link RedisCommand.ReplicatedScript} is sent to one).
@@ -112,18 +114,6 @@ public interface RedisTransport extends AutoCloseable {
      */
     static Duration requirePositiveRefresh(Duration clusterRefresh) {
         return requirePositive(clusterRefresh, "the cluster refresh period");
-    }
-
-    /**
-     * Checks a transport's command timeout, the bound of every call (a client waits for none that is not positive,
-     * or for ever).
-     *
-     * @param commandTimeout longest wait for Redis, connecting included
-     * @return {@code commandTimeout}
-     * @throws IllegalArgumentException unless it is positive
-     */
-    static Duration requirePositiveTimeout(Duration commandTimeout) {
-        return requirePositive(commandTimeout, "the command timeout");
     }
 
     private static Duration requirePositive(Duration duration, String what) {
