@@ -1,6 +1,7 @@
 package io.seatlock.jobs;
 
 import io.seatlock.localservers.DevServers;
+import io.seatlock.lock.redis.RedisLockClient;
 import org.springframework.boot.SpringApplication;
 
 /**
@@ -16,6 +17,7 @@ public final class TestJobsApplication {
     public static void main(String[] args) {
         // Demo payments, so the operations page shows captures within a minute; -Djobs.demo.enabled=false stops them.
         System.setProperty("jobs.demo.enabled", System.getProperty("jobs.demo.enabled", "true"));
-        DevServers.run(SpringApplication.from(JobsApplication::main).with(DevServers.class), args, "The operations page");
+        DevServers.run(SpringApplication.from(JobsApplication::main).with(DevServers.class), args, "The operations page",
+                app -> app.getBean(RedisLockClient.class).settings().instanceId());
     }
 }

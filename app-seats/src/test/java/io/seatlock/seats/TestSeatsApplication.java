@@ -1,6 +1,7 @@
 package io.seatlock.seats;
 
 import io.seatlock.localservers.DevServers;
+import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.seats.demo.RaceDemo;
 import org.springframework.boot.SpringApplication;
 
@@ -22,6 +23,7 @@ public final class TestSeatsApplication {
             RaceDemo.run();
             return;
         }
-        DevServers.run(SpringApplication.from(SeatsApplication::main).with(DevServers.class), args, "The seat map");
+        DevServers.run(SpringApplication.from(SeatsApplication::main).with(DevServers.class), args, "The seat map",
+                app -> app.getBean(RedisLockClient.class).settings().instanceId());
     }
 }

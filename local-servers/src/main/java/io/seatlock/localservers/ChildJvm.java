@@ -26,7 +26,13 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Starts {@code mainClass} with {@code --key=value} arguments and waits until /actuator/health answers. */
     public ChildJvm(Class<?> mainClass, Map<String, String> properties) throws IOException, InterruptedException {
-        this(LocalServers.onFreePort(free -> new ChildJvm(mainClass, properties, free)));
+        this(mainClass, properties, Map.of());
+    }
+
+    /** As above, with these environment variables added to the child's. */
+    public ChildJvm(Class<?> mainClass, Map<String, String> properties, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        this(LocalServers.onFreePort(free -> new ChildJvm(mainClass, properties, environment, free)));
     }
 
     /** The child started on a port nothing took meanwhile. */
@@ -36,7 +42,8 @@ public final class ChildJvm implements AutoCloseable {
         this.log = started.log;
     }
 
-    private ChildJvm(Class<?> mainClass, Map<String, String> properties, int port) throws IOException, InterruptedException {
+    private ChildJvm(Class<?> mainClass, Map<String, String> properties, Map<String, String> environment, int port)
+            throws IOException, InterruptedException {
         this.port = port;
         log = Files.createTempFile("child-jvm", ".log");
         List<String> command = new ArrayList<>(List.of(
@@ -46,7 +53,9 @@ public final class ChildJvm implements AutoCloseable {
                 .filter(argument -> argument.startsWith("-XX:TieredStopAtLevel=")).forEach(command::add);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName(), "--server.port=" + port));
         properties.forEach((k, v) -> command.add("--" + k + "=" + v));
-        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        process = builder.start();
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240); // a busy machine starts a JVM slowly
         while (!healthAnswers(http)) {
@@ -74,6 +83,15 @@ public final class ChildJvm implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * What the child has written so far, standard output and error together.
+     *
+     * @return its log
+     */
+    public String output() throws IOException {
+        return Files.readString(log);
     }
 
     public void pause() {

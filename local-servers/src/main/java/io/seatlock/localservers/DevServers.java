@@ -12,6 +12,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import sun.misc.Signal;
 
+import java.util.function.Function;
+
 /**
  * Development-time services, the Spring Boot way: a test application class adds this configuration
  * ({@code SpringApplication.from(App::main).with(DevServers.class)}), and it contributes connection details
@@ -70,15 +72,18 @@ public class DevServers {
     }
 
     /**
-     * Runs a development application and ends with where its page is. A stop request ends the run as a
+     * Runs a development application and ends with where its page is, and the replica's name there ({@code replica}
+     * reads it from the application: the name its operations page and {@code /actuator/locks} show). A stop request ends the run as a
      * success: SIGTERM (what {@code spring-boot:test-run} sends when Maven alone got Ctrl-C or a kill) shuts the
      * application down as usual and exits 0, where a JVM would exit 143, which the plugin reports as a failed
      * build; Ctrl-C in the terminal exits 130, which it already counts as a success.
      */
-    public static ConfigurableApplicationContext run(SpringApplication.Augmented application, String[] args, String page) {
+    public static ConfigurableApplicationContext run(SpringApplication.Augmented application, String[] args, String page,
+                                                     Function<ConfigurableApplicationContext, String> replica) {
         Signal.handle(new Signal("TERM"), signal -> System.exit(0));
         ConfigurableApplicationContext app = application.run(args).getApplicationContext();
-        log.info("{} is on http://127.0.0.1:{}/ (Ctrl-C stops it)", page, app.getEnvironment().getProperty("local.server.port"));
+        log.info("{} is on http://127.0.0.1:{}/ as replica {} (Ctrl-C stops it)", page,
+                app.getEnvironment().getProperty("local.server.port"), replica.apply(app));
         return app;
     }
 }

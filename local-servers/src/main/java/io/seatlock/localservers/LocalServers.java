@@ -1,7 +1,5 @@
 package io.seatlock.localservers;
 
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.sync.RedisCommands;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,11 +7,17 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -118,8 +122,13 @@ public final class LocalServers {
         return server;
     }
 
+    /**
+     * A PostgreSQL on 127.0.0.1:5432 (or {@code seatlock.local.postgres.port}: a test of a machine with nothing on
+     * the usual port names one where nothing listens).
+     */
     private static PostgresServer localPostgres() {
-        PostgresServer server = new PostgresServer("local", "127.0.0.1", 5432, "postgres", "");
+        PostgresServer server = new PostgresServer("local", "127.0.0.1",
+                Integer.parseInt(setting("local.postgres.port", "5432")), "postgres", "");
         return answers(server) ? server : null;
     }
 
@@ -181,8 +190,10 @@ public final class LocalServers {
         return server;
     }
 
+    /** A Redis on 127.0.0.1:6379 (or {@code seatlock.local.redis.port}, as for {@link #localPostgres()}). */
     private static RedisServer localRedis() {
-        RedisServer server = new RedisServer("local", "127.0.0.1", 6379, null);
+        RedisServer server = new RedisServer("local", "127.0.0.1", Integer.parseInt(setting("local.redis.port", "6379")),
+                null);
         return answers(server) ? server : null;
     }
 
@@ -265,15 +276,38 @@ public final class LocalServers {
         }
     }
 
+    /**
+     * Whether a Redis answers {@code PING} (after {@code AUTH} where it has a password), on a plain socket: a probe of a
+     * port where nothing listens must leave nothing behind, and a Lettuce client closed after a refused connect logs
+     * an ERROR from its handshake timer two seconds later (RejectedExecutionException: event executor terminated).
+     */
     static boolean answers(RedisServer server) {
-        RedisURI uri = server.uri();
-        uri.setTimeout(Duration.ofSeconds(2));
-        try {
-            return "PONG".equals(RedisServer.onConnection(uri, RedisCommands::ping));
-        } catch (Exception e) {
+        int timeoutMillis = 2_000;
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(server.host(), server.port()), timeoutMillis);
+            socket.setSoTimeout(timeoutMillis);
+            OutputStream out = socket.getOutputStream();
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            if (server.password() != null && !server.password().isEmpty()) {
+                out.write(resp("AUTH", server.password()));
+                if (!"+OK".equals(in.readLine())) {
+                    return false;
+                }
+            }
+            out.write(resp("PING"));
+            return "+PONG".equals(in.readLine());
+        } catch (IOException e) {
             log.debug("{} does not answer: {}", server, e.getMessage());
             return false;
         }
+    }
+
+    private static byte[] resp(String... words) {
+        StringBuilder command = new StringBuilder("*").append(words.length).append("\r\n");
+        for (String word : words) {
+            command.append('$').append(word.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(word).append("\r\n");
+        }
+        return command.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -341,7 +375,7 @@ public final class LocalServers {
      * it, can take it before a server binds it, nor before a restarted server binds it again; a cluster node's bus port
      * (10,000 higher) stays below that range too. Where the range leaves no such ports, any port the system gives.
      */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         int pickedTo = EPHEMERAL_FROM - CLUSTER_BUS_OFFSET;
         for (int attempt = 0; pickedTo > PICKED_FROM && attempt < 100; attempt++) {
             int port = ThreadLocalRandom.current().nextInt(PICKED_FROM, pickedTo);

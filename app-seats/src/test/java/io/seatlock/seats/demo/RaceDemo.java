@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Replays the 14C story with two app instances in one JVM and prints its timeline: A locks 14C and
  * sees it free, stalls past its lease, B books 14C for Omar, A wakes and writes for Lena. Runs on the
- * servers {@link LocalServers} finds (configured, 127.0.0.1, Testcontainers or embedded), in a fresh
- * database {@code seatlock_race_demo}.
+ * servers a development run finds ({@link LocalServers#forDevelopment()}: configured, 127.0.0.1, the development
+ * servers another run shares, Testcontainers, or embedded ones it shares), in a fresh database
+ * {@code seatlock_race_demo}.
  */
 public final class RaceDemo {
 
@@ -38,8 +39,8 @@ public final class RaceDemo {
 
     /** Runs the demo: {@code ./mvnw -pl app-seats spring-boot:test-run -Dspring-boot.run.arguments=--race-demo}. */
     public static void run() throws Exception {
-        PostgresServer pg = LocalServers.postgres();
-        RedisServer redis = LocalServers.redis();
+        PostgresServer pg = LocalServers.forDevelopment().postgres();
+        RedisServer redis = LocalServers.forDevelopment().redis();
         String database = "seatlock_race_demo";
         String prefix = "race-demo:" + System.currentTimeMillis() + ":";
         pg.dropDatabase(database);
