@@ -44,6 +44,9 @@ class ThreeReplicasTest {
             // every replica's start-up read went through JPA on the V2 schema
             assertThat(started).allSatisfy(app ->
                     assertThat(app.getBean(FirstAccountOnStart.class).summary()).isEqualTo("omar/basic"));
+            // each replica's runner got an answer from the lock right after start, none an exception
+            assertThat(started).extracting(app -> app.getBean(LockOnStart.class).outcome())
+                    .containsAnyOf("acquired").allMatch(outcome -> outcome.equals("acquired") || outcome.equals("busy"));
         } finally {
             started.forEach(ConfigurableApplicationContext::close);
             starts.shutdownNow();
