@@ -3,6 +3,7 @@ package io.seatlock.lock.leader;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
@@ -264,6 +265,7 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     private void campaign() {
+        boolean lockClosed = false;
         try {
             while (campaign.get() == Thread.currentThread()) {
                 boolean waitForRelease = false;
@@ -284,6 +286,11 @@ public final class LeaderElection implements AutoCloseable {
                     }
                 } catch (LockUnavailableException e) {
                     log.debug("election {}: Redis unavailable: {}", group, e.getMessage());
+                } catch (LockClosedException e) {
+                    // the application closes the lock: a term granted as it closed is released with it
+                    log.info("election {}: the lock was closed; {} stops campaigning", group, candidate);
+                    lockClosed = true;
+                    break;
                 } catch (RuntimeException | Error e) {
                     if (e instanceof VirtualMachineError fatal) {
                         throw fatal;
@@ -306,6 +313,9 @@ public final class LeaderElection implements AutoCloseable {
             }
         } finally {
             yieldLeadership(); // a term granted while close() ran, or before a fatal error, must not outlive the campaign
+            if (lockClosed && campaign.compareAndSet(Thread.currentThread(), null)) {
+                stopCallbacks(); // the election ended with its lock: close() finds nothing left to do
+            }
         }
     }
 
@@ -374,18 +384,26 @@ public final class LeaderElection implements AutoCloseable {
             return;
         }
         loop.interrupt();
-        ExecutorService executor = notifier;
         try {
             loop.join(TimeUnit.SECONDS.toMillis(10)); // the loop yields on its way out
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         yieldLeadership();
+        stopCallbacks();
+    }
+
+    /** Lets the queued callbacks (the last revocation) run, at most five seconds, and takes no more. */
+    private void stopCallbacks() {
+        ExecutorService executor = notifier;
         termChange.lock();
         try {
             executor.shutdown();
         } finally {
             termChange.unlock();
+        }
+        if (Thread.currentThread() == callbackThread) {
+            return; // a callback that closed its lock: waiting would wait for itself
         }
         try {
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {

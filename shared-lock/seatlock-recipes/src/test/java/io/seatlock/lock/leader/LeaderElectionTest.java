@@ -5,6 +5,7 @@ import io.lettuce.core.RedisURI;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
@@ -91,6 +92,41 @@ class LeaderElectionTest {
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), LockListener.NOOP);
         cleanup.add(client);
         return client;
+    }
+
+    /**
+     * The application closes the lock client while an election on it campaigns, its grant on the wire: the grant that
+     * lands as the client closes is released with it (no key waits out its lease), the election stops with its lock,
+     * and the calls made meanwhile hear {@link LockClosedException}, nothing else.
+     */
+    @Test
+    void closingTheLockUnderARunningElectionLeavesNothingBehind() throws Exception {
+        FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());
+        cleanup.add(proxy);
+        RedisLockClient lock = client(proxy);
+        lock.ping(); // connected: the campaign's grant is the call on the wire below
+        proxy.delay(Duration.ofMillis(300));
+        Recorder recorder = new Recorder();
+        LeaderElection election = new LeaderElection(lock, "closing", "a", Duration.ofSeconds(30), Duration.ofSeconds(1),
+                recorder);
+        recorder.election = election;
+        cleanup.add(election);
+        election.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> proxy.sentByClients().contains("EVALSHA"));
+
+        lock.close();
+
+        String key = new RedisKeys(servers.keyPrefix()).lock(election.lockName());
+        // the grant on the wire reaches Redis a delay after it left: no key then, nor for a while after
+        await("no leader key left behind").during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5))
+                .until(() -> servers.redis().<Long>with(r -> r.exists(key)) == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !election.isRunning());
+        assertThat(election.isLeader()).isFalse();
+        assertThat(recorder.calls).as("a term granted as the lock closed is revoked as well")
+                .allMatch(call -> call.startsWith("granted") || call.startsWith("revoked"))
+                .hasSize(recorder.calls.stream().anyMatch(call -> call.startsWith("granted")) ? 2 : 0);
+        assertThatThrownBy(() -> lock.tryAcquire("after", Duration.ofSeconds(5), OverlapImpact.WASTED_WORK))
+                .isInstanceOf(LockClosedException.class);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.seatlock.lock.redis;
 
 import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.LockUnavailableException;
@@ -17,6 +18,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -165,7 +167,11 @@ final class RedisLease implements LockLease {
         // The first renewal is due a third of the ttl into the current term, not a third after this call: a lease
         // kept alive late in its term (two thirds gone) is renewed at once, before the give-up time.
         nextRenewalNanos = deadlineNanos - 2 * renewalPeriodNanos();
-        watchdog = context.watchdogs().schedule(this::watch, 0, TimeUnit.NANOSECONDS);
+        try {
+            watchdog = context.watchdogs().schedule(this::watch, 0, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closing) { // the client closes: it releases this lease, nothing renews it
+            throw new LockClosedException("the lock client of '" + spec.name() + "' is closed; it is not kept alive");
+        }
         if (state == State.LOST) {
             fireLostCallback(); // lost between the check above and the callback's registration
         }

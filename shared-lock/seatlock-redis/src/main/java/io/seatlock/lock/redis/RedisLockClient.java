@@ -8,6 +8,7 @@ import io.seatlock.lock.AcquireAttempt;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.spi.LockSpec;
@@ -31,6 +32,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The Redis lock: {@code SET NX PX} plus a fencing counter in one script, compare-and-delete release,
@@ -47,6 +50,9 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisLockClient.class);
     /** How long a fence counter outlives its last lease; tokens stay increasing after it goes (time-seeded). */
     private static final Duration FENCE_KEPT_AFTER_LEASE = Duration.ofHours(1);
+
+    /** How often close() looks whether the acquire calls under way have landed. */
+    private static final long ATTEMPTS_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** ACQUIRE_UNLESS_DECIDED's answer when the decided marker is there. */
     private static final long DECIDED = -1;
@@ -65,6 +71,8 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private final GrantedTokens grantedTokens = new GrantedTokens();
     private final ReleaseSignals releaseSignals;
     private volatile boolean closed;
+    /** Acquire round trips under way: close() lets them land, so it releases a grant that lands as it closes. */
+    private final LongAdder attemptsInFlight = new LongAdder();
 
     private RedisLockClient(RedisTransport transport, RedisLockSettings settings, LockListener listener) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -179,7 +187,17 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     private AcquireAttempt attempt(LockSpec spec, boolean interruptible, boolean unlessDecided)
             throws InterruptedException {
-        requireOpen();
+        attemptsInFlight.increment();
+        try {
+            requireOpen();
+            return attemptOnce(spec, interruptible, unlessDecided);
+        } finally {
+            attemptsInFlight.decrement();
+        }
+    }
+
+    private AcquireAttempt attemptOnce(LockSpec spec, boolean interruptible, boolean unlessDecided)
+            throws InterruptedException {
         long deadline = calls.callDeadline(); // from the caller's entry: connecting and sending are inside it
         String group = LockListeners.groupOf(spec.name());
         listener.onAttempt(group);
@@ -220,6 +238,10 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             return AcquireAttempt.busy(null);
         }
         held.add(lease);
+        if (closed) { // close() waits for this attempt, then releases what is held: this grant too
+            throw new LockClosedException("this lock client was closed while acquiring '" + name + "'; the grant is "
+                    + "released with it");
+        }
         listener.onAcquired(group, spec.impact());
         return AcquireAttempt.acquired(lease);
     }
@@ -315,9 +337,10 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     /**
-     * Stops renewing, releases what this instance holds (waiting at most one command timeout in all) and disconnects.
-     * Afterwards every call of this client is an {@link IllegalStateException}, at once and with nothing sent; a second
-     * close does nothing.
+     * Stops renewing, lets acquire calls under way land, releases what this instance holds (a grant that landed as it
+     * closed too), waiting at most one command timeout for each of the two, and disconnects. Afterwards every call of
+     * this client is a {@link LockClosedException}, at once and with nothing sent, and so is an acquire under way
+     * whose grant landed as it closed; a second close does nothing.
      */
     @Override
     public void close() {
@@ -326,6 +349,10 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         }
         closed = true;
         watchdogs.shutdownNow();
+        long attemptsLanded = calls.callDeadline();
+        while (attemptsInFlight.sum() > 0 && System.nanoTime() - attemptsLanded < 0) {
+            LockSupport.parkNanos(ATTEMPTS_POLL_NANOS); // each ends within its own bound, which this one matches
+        }
         List<CompletableFuture<?>> releases = held.stream().<CompletableFuture<?>>map(RedisLease::releaseAsync).toList();
         try {
             CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
@@ -343,7 +370,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     /** A closed client's calls would fail as if Redis were down: say what is true instead. */
     private void requireOpen() {
         if (closed) {
-            throw new IllegalStateException("this lock client is closed");
+            throw new LockClosedException("this lock client is closed");
         }
     }
 

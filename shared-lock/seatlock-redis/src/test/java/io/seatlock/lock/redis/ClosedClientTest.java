@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
@@ -47,7 +48,7 @@ class ClosedClientTest {
                     "ping", lock::ping);
             calls.forEach((what, call) -> {
                 long start = System.nanoTime();
-                assertThatThrownBy(call).as(what).isInstanceOf(IllegalStateException.class)
+                assertThatThrownBy(call).as(what).isInstanceOf(LockClosedException.class)
                         .hasMessageContaining("closed");
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).as(what).isLessThan(Duration.ofSeconds(1));
             });
