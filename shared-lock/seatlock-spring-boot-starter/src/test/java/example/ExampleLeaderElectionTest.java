@@ -6,6 +6,7 @@ import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.leader.LeaderElection;
+import io.seatlock.lock.leader.LeaderWrite;
 import io.seatlock.lock.leader.LeaderElections;
 import io.seatlock.lock.leader.LeadershipGranted;
 import io.seatlock.localservers.IsolatedServers;
@@ -48,9 +49,9 @@ class ExampleLeaderElectionTest {
      * A fenced leader write, as an app makes it: in one transaction (here a {@code TransactionTemplate}, in an app as
      * often {@code @Transactional}), so the fence and the write share its connection.
      */
-    private static Optional<Long> write(ConfigurableApplicationContext c, LeaderElection election) {
+    private static LeaderWrite<Long> write(ConfigurableApplicationContext c, LeaderElection election) {
         JdbcTemplate jdbc = c.getBean(JdbcTemplate.class);
-        return c.getBean(TransactionTemplate.class).execute(tx -> jdbc.execute((ConnectionCallback<Optional<Long>>)
+        return c.getBean(TransactionTemplate.class).execute(tx -> jdbc.execute((ConnectionCallback<LeaderWrite<Long>>)
                 connection -> election.writeAsLeader(connection, c.getBean(PostgresFence.class), epoch -> {
                     jdbc.update("INSERT INTO example_leader_writes (epoch, holder) VALUES (?, ?)", epoch.value(),
                             election.candidate());
@@ -74,9 +75,14 @@ class ExampleLeaderElectionTest {
         FencingToken oldEpoch = election(first).epoch().orElseThrow();
         WriteHistory history = new WriteHistory().sequence("ledger");
         WriteHistory.Attempt firstWrite = history.attempt(election(first).candidate(), "ledger", oldEpoch.value());
-        assertThat(write(first, election(first))).contains(oldEpoch.value());
+        LeaderWrite<Long> wrote = write(first, election(first));
+        assertThat(wrote.wrote()).isTrue();
+        assertThat(wrote.epoch()).contains(oldEpoch);
+        assertThat(wrote.value()).contains(oldEpoch.value());
         firstWrite.told(Outcome.CONFIRMED, "written");
-        assertThat(write(second, election(second))).as("a non-leader writes nothing").isEmpty();
+        LeaderWrite<Long> follower = write(second, election(second));
+        assertThat(follower.wrote()).as("a non-leader writes nothing: %s", follower).isFalse();
+        assertThat(follower.epoch()).isEmpty();
 
         election(first).yieldLeadership();
         await().atMost(Duration.ofSeconds(10)).until(() -> election(second).isLeader() || election(first).isLeader());
@@ -84,7 +90,7 @@ class ExampleLeaderElectionTest {
         FencingToken newEpoch = election(now).epoch().orElseThrow();
         assertThat(newEpoch.isNewerThan(oldEpoch)).isTrue();
         WriteHistory.Attempt newWrite = history.attempt(election(now).candidate(), "ledger", newEpoch.value());
-        assertThat(write(now, election(now))).contains(newEpoch.value());
+        assertThat(write(now, election(now)).value()).contains(newEpoch.value());
         newWrite.told(Outcome.CONFIRMED, "written");
         WriteHistory.Attempt staleWrite = history.attempt(election(first).candidate(), "ledger", oldEpoch.value());
 

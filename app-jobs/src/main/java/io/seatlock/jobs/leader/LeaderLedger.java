@@ -28,7 +28,7 @@ public class LeaderLedger {
     @Transactional
     public boolean record(LeaderElection election, String action) {
         return jdbc.execute((ConnectionCallback<Boolean>) c -> election.writeAsLeader(c, fence,
-                epoch -> insert(election.group(), epoch, election.candidate(), action)).orElse(false));
+                epoch -> insert(election.group(), epoch, election.candidate(), action)).wrote());
     }
 
     private boolean insert(String group, FencingToken epoch, String holder, String action) {

@@ -179,11 +179,11 @@ public final class LeaderElection implements AutoCloseable {
      * @param fence      the storage that admits or refuses the epoch
      * @param work       the leader-only write
      * @param <T>        what the write returns
-     * @return what {@code work} returned, or empty if this candidate does not lead (nothing was written)
+     * @return wrote (in which epoch, and what {@code work} returned), or not leading (nothing was written)
      * @throws SQLException         if the fence or the write failed
      * @throws IllegalStateException if {@code connection} is in auto-commit mode (from the fence): nothing is written
      */
-    public <T> Optional<T> writeAsLeader(Connection connection, Fence fence, LeaderWork<T> work)
+    public <T> LeaderWrite<T> writeAsLeader(Connection connection, Fence fence, LeaderWork<T> work)
             throws SQLException {
         // before the fence admits anything, and whether or not this candidate leads: a missing part is a bug either way
         Objects.requireNonNull(connection, "connection");
@@ -191,7 +191,7 @@ public final class LeaderElection implements AutoCloseable {
         Objects.requireNonNull(work, "work");
         Optional<FencingToken> epoch = epoch();
         if (epoch.isEmpty()) {
-            return Optional.empty();
+            return LeaderWrite.notLeading();
         }
         try {
             fence.admit(connection, lockName(), epoch.get());
@@ -201,7 +201,7 @@ public final class LeaderElection implements AutoCloseable {
             yieldLeadership();
             throw e;
         }
-        return Optional.ofNullable(work.run(epoch.get()));
+        return LeaderWrite.wrote(epoch.get(), work.run(epoch.get()));
     }
 
     /**

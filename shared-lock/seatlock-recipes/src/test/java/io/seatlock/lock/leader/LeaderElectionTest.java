@@ -5,6 +5,7 @@ import io.lettuce.core.RedisURI;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -169,6 +172,38 @@ class LeaderElectionTest {
                     .isInstanceOf(NullPointerException.class);
         }
         assertThat(admitted).as("nothing admitted").hasValue(0);
+    }
+
+    /** Not leading, wrote (even work that returns null) and refused as stale are three answers, not two. */
+    @Test
+    void aFencedWriteSaysWhetherItWroteInWhichEpochOrWasRefused() throws Exception {
+        InMemoryLock lock = new InMemoryLock(new ManualClock(), "a");
+        LeaderElection leader = new LeaderElection(lock, "g", "a", Duration.ofSeconds(10), Duration.ofSeconds(1),
+                new Recorder());
+        LeaderElection follower = new LeaderElection(lock, "g", "b", Duration.ofSeconds(10), Duration.ofSeconds(1),
+                new Recorder());
+        cleanup.add(leader);
+        leader.start();
+        await().atMost(Duration.ofSeconds(10)).until(leader::isLeader);
+        Connection connection = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> null); // the fences here never touch it
+        List<FencingToken> admitted = new CopyOnWriteArrayList<>();
+        Fence fence = (c, resource, token) -> admitted.add(token);
+
+        LeaderWrite<Object> wroteNull = leader.writeAsLeader(connection, fence, epoch -> null);
+        assertThat(wroteNull.wrote()).isTrue();
+        assertThat(wroteNull.epoch()).isEqualTo(leader.epoch());
+        assertThat(wroteNull.value()).isEmpty();
+        LeaderWrite<Object> notLeading = follower.writeAsLeader(connection, fence, epoch -> "never");
+        assertThat(notLeading.wrote()).isFalse();
+        assertThat(notLeading.epoch()).isEmpty();
+        assertThat(admitted).as("only the leader's epoch was admitted").containsExactly(leader.epoch().orElseThrow());
+
+        Fence newerSeen = (c, resource, token) -> {
+            throw new StaleFencingTokenException(resource, token, token.value() + 1);
+        };
+        assertThatThrownBy(() -> leader.writeAsLeader(connection, newerSeen, epoch -> "refused"))
+                .isInstanceOf(StaleFencingTokenException.class);
     }
 
     @Test // GH-10 item 1: yield and close while a renewal waits on a black-holed Redis
