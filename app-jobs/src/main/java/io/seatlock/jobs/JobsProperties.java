@@ -12,7 +12,6 @@ import java.time.Duration;
 /**
  * {@code jobs.*}.
  *
- * @param lockProvider which ShedLock provider guards the jobs
  * @param leader       the leader-only duty
  * @param report       the sales report job
  * @param payments     the payment capture job
@@ -20,8 +19,7 @@ import java.time.Duration;
  */
 @ConfigurationProperties("jobs")
 @Validated
-public record JobsProperties(@DefaultValue("seatlock") @NotNull LockProviderKind lockProvider,
-                             @DefaultValue @Valid Leader leader,
+public record JobsProperties(@DefaultValue @Valid Leader leader,
                              @DefaultValue Report report,
                              @DefaultValue Payments payments,
                              @DefaultValue @Valid Demo demo) {
@@ -38,13 +36,6 @@ public record JobsProperties(@DefaultValue("seatlock") @NotNull LockProviderKind
 
     /** @param cron when captures run; {@code -} switches them off */
     public record Payments(@DefaultValue("*/30 * * * * *") String cron) {
-    }
-
-    public enum LockProviderKind {
-        /** seatlock: owner-checked unlock and extend, always. */
-        SEATLOCK,
-        /** ShedLock's stock Redis provider (with its safe-update mode switched on). */
-        SHEDLOCK_REDIS
     }
 
     /**

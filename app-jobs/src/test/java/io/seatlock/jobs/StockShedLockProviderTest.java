@@ -7,7 +7,10 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.time.Duration;
@@ -19,23 +22,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code jobs.lock-provider=shedlock-redis} swaps in ShedLock's stock Redis provider, in its safe mode; the
- * test shows what safe mode changes by running the same stale-unlock steps with it off.
+ * An application that declares ShedLock's stock Redis provider (in its safe mode) as its own {@code LockProvider}
+ * gets it: seatlock's provider backs off. The test shows what safe mode changes by running the same stale-unlock
+ * steps with it off.
  */
 class StockShedLockProviderTest {
 
     @RegisterExtension
     static final IsolatedServers servers = new IsolatedServers("StockShedLockProviderTest");
 
+    /** What an application writes to run its jobs under ShedLock's stock provider instead of seatlock's. */
+    @Configuration(proxyBeanMethods = false)
+    static class StockProvider {
+        @Bean
+        LockProvider stockRedisLockProvider(RedisConnectionFactory redis) {
+            // safeUpdate: owner-checked unlock and extend; ShedLock's default is a blind DEL
+            return new RedisLockProvider.Builder(redis).environment("jobs").safeUpdate(true).build();
+        }
+    }
+
     @Test
-    void theStockRedisProviderIsSelectableByConfiguration() {
+    void anApplicationsOwnStockRedisProviderReplacesSeatlocks() {
         Map<String, String> p = new HashMap<>(servers.springProperties());
-        p.put("jobs.lock-provider", "shedlock-redis");
         p.put("seatlock.leader.enabled", "false");
         p.put("spring.main.web-application-type", "none");
         p.put("jobs.report.cron", "-");
         p.put("jobs.payments.cron", "-");
-        try (ConfigurableApplicationContext context = JobsReplica.start(p)) {
+        try (ConfigurableApplicationContext context = JobsReplica.start(
+                new SpringApplicationBuilder(JobsApplication.class, StockProvider.class), p)) {
             LockProvider provider = context.getBean(LockProvider.class);
             assertThat(provider).isInstanceOf(RedisLockProvider.class);
             String name = "stock-" + System.nanoTime();
