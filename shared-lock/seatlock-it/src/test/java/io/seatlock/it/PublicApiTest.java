@@ -1,0 +1,142 @@
+package io.seatlock.it;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Field;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each published module's public signatures, one line per public (or protected) type and member, are committed in
+ * {@code <module>/api/<module>.api}: a change to them shows in review as a change to that file. This test fails when
+ * the compiled classes and the file differ, naming the lines; {@code bin/update-api} writes the files anew.
+ */
+class PublicApiTest {
+
+    /** The published modules that have classes (the BOM and the starter have none). */
+    static final List<String> MODULES = List.of("seatlock-api", "seatlock-recipes", "seatlock-redis",
+            "seatlock-redis-jedis", "seatlock-jdbc", "seatlock-shedlock", "seatlock-spring-boot", "seatlock-test");
+    private static final Path LIBRARY = Path.of("").toAbsolutePath().getParent(); // surefire runs in seatlock-it
+
+    @TestFactory
+    Stream<DynamicTest> eachModulesPublicSignaturesAreTheCommittedOnes() {
+        return MODULES.stream().map(module -> DynamicTest.dynamicTest(module, () -> {
+            Path file = apiFile(module);
+            List<String> actual = signatures(module);
+            if (Boolean.getBoolean("seatlock.api.update")) {
+                Files.createDirectories(file.getParent());
+                Files.write(file, actual, StandardCharsets.UTF_8);
+            }
+            assertThat(file).as("%s: run bin/update-api", file).exists();
+            List<String> committed = Files.readAllLines(file, StandardCharsets.UTF_8);
+            Set<String> added = new TreeSet<>(actual);
+            committed.forEach(added::remove);
+            Set<String> removed = new TreeSet<>(committed);
+            actual.forEach(removed::remove);
+            assertThat(added).as("public signatures of %s not in %s (bin/update-api writes it anew)", module, file)
+                    .isEmpty();
+            assertThat(removed).as("signatures in %s that %s no longer has (bin/update-api writes it anew)", file,
+                    module).isEmpty();
+        }));
+    }
+
+    private static Path apiFile(String module) {
+        return LIBRARY.resolve(module).resolve("api").resolve(module + ".api");
+    }
+
+    /** Every public or protected type of the module by name, each followed by such members as it declares, sorted. */
+    static List<String> signatures(String module) throws IOException, ClassNotFoundException {
+        Path classes = LIBRARY.resolve(module).resolve("target/classes");
+        assertThat(classes).as("%s is compiled", module).isDirectory();
+        List<String> names;
+        try (Stream<Path> files = Files.walk(classes)) {
+            names = files.filter(f -> f.toString().endsWith(".class"))
+                    .map(f -> classes.relativize(f).toString().replace('/', '.').replaceAll("\\.class$", ""))
+                    .filter(name -> !name.endsWith("package-info") && !name.endsWith("module-info")).sorted().toList();
+        }
+        List<String> lines = new ArrayList<>();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+                PublicApiTest.class.getClassLoader())) {
+            for (String name : names) {
+                Class<?> type = Class.forName(name, false, loader);
+                if (!visible(type)) {
+                    continue;
+                }
+                lines.add(typeLine(type));
+                List<Member> members = new ArrayList<>();
+                members.addAll(List.of(type.getDeclaredConstructors()));
+                members.addAll(List.of(type.getDeclaredMethods()));
+                members.addAll(List.of(type.getDeclaredFields()));
+                Set<String> declared = new TreeSet<>();
+                for (Member member : members) {
+                    if (exposed(member)) {
+                        declared.add("  " + memberLine(member));
+                    }
+                }
+                lines.addAll(declared);
+            }
+        }
+        return lines;
+    }
+
+    /** Reachable from outside the module: public or protected, and so is every type around it. */
+    private static boolean visible(Class<?> type) {
+        for (Class<?> t = type; t != null; t = t.getDeclaringClass()) {
+            if (t.isAnonymousClass() || t.isLocalClass() || t.isSynthetic()
+                    || !(Modifier.isPublic(t.getModifiers()) || Modifier.isProtected(t.getModifiers()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean exposed(Member member) {
+        int modifiers = member.getModifiers();
+        boolean bridge = member instanceof Method method && method.isBridge();
+        return !member.isSynthetic() && !bridge && (Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers));
+    }
+
+    private static String typeLine(Class<?> type) {
+        StringBuilder line = new StringBuilder(type.toGenericString());
+        if (type.getGenericSuperclass() != null && type.getSuperclass() != Object.class && !type.isEnum()
+                && !type.isRecord()) {
+            line.append(" extends ").append(type.getGenericSuperclass().getTypeName());
+        }
+        if (type.getGenericInterfaces().length > 0) {
+            line.append(type.isInterface() ? " extends " : " implements ");
+            line.append(String.join(", ", Stream.of(type.getGenericInterfaces()).map(t -> t.getTypeName()).toList()));
+        }
+        if (type.isSealed()) {
+            line.append(" permits ").append(String.join(", ",
+                    Stream.of(type.getPermittedSubclasses()).map(Class::getName).sorted().toList()));
+        }
+        return line.toString();
+    }
+
+    private static String memberLine(Member member) {
+        if (member instanceof Field field) {
+            return field.toGenericString();
+        }
+        if (member instanceof Constructor<?> constructor) {
+            return constructor.toGenericString();
+        }
+        return ((Executable) member).toGenericString();
+    }
+}
