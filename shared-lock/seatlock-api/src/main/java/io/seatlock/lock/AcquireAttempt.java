@@ -73,7 +73,7 @@ public final class AcquireAttempt {
     }
 
     /**
-     * When busy: how long the holder's lease still runs in Redis, if the lock could say.
+     * When busy: how long the holder's lease still runs in the store, if the lock could say.
      *
      * @return the holder's time left, or empty
      */

@@ -13,24 +13,33 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A lock that every replica sees. It keeps the crowd away; it does not make overlapping work
  * impossible. Declare the {@link OverlapImpact} of each use.
+ *
+ * <p>A grant is a {@link LockLease}: held until released or until its ttl runs out in the lock's store, whichever
+ * comes first, and valid for its holder until a local deadline a safety margin before that. Each grant carries a
+ * {@link FencingToken} larger than every earlier grant's of the same name, for storage to refuse a holder whose
+ * lease has passed to another ({@link Fence}). Every call that asks the store is bounded; a store that does not answer
+ * within the bound is a {@link LockUnavailableException}, never a hang.
+ *
+ * <p>Implementations document how these map onto their store and what their call bound is: the Redis lock
+ * ({@code RedisLockClient} in {@code seatlock-redis}), and the test kit's in-memory lock on a manual clock.
  */
 public interface DistributedLock {
 
     /**
      * Takes the lock if nobody holds it; never waits.
      *
-     * Waits for Redis at most the command timeout and is not interruptible (an interrupt is kept for
+     * Waits for the lock's store at most its call bound and is not interruptible (an interrupt is kept for
      * the caller). A grant whose answer arrives after its own local deadline counts as not acquired: it is
      * deleted by owner and the result is empty.
      *
      * @param name   the lock's name: 1 to 200 characters, no braces or control characters
-     * @param ttl    how long Redis keeps the lock unless renewed or released; whole milliseconds, at most 30 days
-     *               ({@link io.seatlock.lock.spi.LockSpec#MAX_TTL})
+     * @param ttl    how long the store keeps the lease unless renewed or released; whole milliseconds, at most 30 days
      * @param impact what breaks if two holders overlap
      * @return the lease, or empty if someone else holds the lock (or the grant came too late to be valid)
      * @throws IllegalArgumentException for a blank, oversized or malformed name, or a ttl not positive or over 30 days
      * @throws LeaseTooShortException   for a ttl no longer than the safety margin (it could never be valid)
-     * @throws LockUnavailableException if Redis did not answer within the command timeout
+     * @throws LockUnavailableException if the store did not answer within the call bound (whether it granted is then
+     *                                  unknown; a late grant is taken back)
      */
     Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact);
 
@@ -39,16 +48,16 @@ public interface DistributedLock {
      * by a holder that finished the work ({@link LockLease#releaseDecided}): then it takes nothing and says
      * so. A busy answer carries the holder's remaining time to live. The marker is a hint for turning the
      * crowd away cheaply (a sold seat, a paid invoice), never the decision itself: it can only be missing
-     * (Redis lost it), so whatever the lock guards must still check its own storage.
+     * (the store lost it), so whatever the lock guards must still check its own storage.
      *
      * <p>The default implementation has no markers: it never reports decided, and asks for the remaining
      * time to live separately.
      *
      * @param name   the lock's name
-     * @param ttl    how long Redis keeps the lock unless renewed or released
+     * @param ttl    how long the store keeps the lease unless renewed or released
      * @param impact what breaks if two holders overlap
      * @return decided, busy (with the holder's remaining time when known) or the lease
-     * @throws LockUnavailableException if Redis did not answer within the command timeout
+     * @throws LockUnavailableException if the store did not answer within the call bound
      */
     default AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
         Optional<LockLease> lease = tryAcquire(name, ttl, impact);
@@ -60,7 +69,7 @@ public interface DistributedLock {
      * Waits up to {@code maxWait} for the lock, backing off between attempts (no busy spin).
      *
      * @param name    the lock's name
-     * @param ttl     how long Redis keeps the lock unless renewed or released
+     * @param ttl     how long the store keeps the lease unless renewed or released
      * @param impact  what breaks if two holders overlap
      * @param maxWait how long to wait at most; zero tries once
      * @return the lease
@@ -73,12 +82,11 @@ public interface DistributedLock {
 
     /**
      * A hint for waiters: completes soon after the current holder of {@code name} releases it, where the
-     * implementation can tell (the Redis lock hears it from the release itself), so a waiter can try again at
-     * once instead of at its next poll. It grants nothing, and it may never complete (an expired lease, a lost
-     * message, an implementation that cannot tell: this default): wait on it with a bound of your own, and
-     * cancel it when you stop waiting. The Redis lock completes it on a callback thread of its own, never on a
-     * thread that talks to Redis, so what you chain on it may call the lock; the test kit's in-memory lock on the
-     * thread that released.
+     * implementation can tell (one whose store announces releases), so a waiter can try again at once instead of
+     * at its next poll. It grants nothing, and it may never complete (an expired lease, a lost message, an
+     * implementation that cannot tell: this default): wait on it with a bound of your own, and cancel it when you
+     * stop waiting. Each implementation says on which thread it completes; what you chain on it must not assume
+     * it may block.
      *
      * @param name the lock's name
      * @return completes when the lock may have become free
@@ -152,7 +160,7 @@ public interface DistributedLock {
     }
 
     /**
-     * The lock's remaining time to live in Redis ({@code PTTL}).
+     * The lease's remaining time to live, as the store counts it.
      *
      * @param name the lock's name
      * @return the time left, or empty if nobody holds it
@@ -169,8 +177,8 @@ public interface DistributedLock {
     Optional<String> holder(String name);
 
     /**
-     * Names of the locks held right now that start with {@code namePrefix} (a {@code SCAN} of the whole
-     * keyspace: its cost grows with everything in Redis). For status displays, never for decisions.
+     * Names of the locks held right now that start with {@code namePrefix}; its cost may grow with everything in
+     * the store (each implementation says). For status displays, never for decisions.
      *
      * @param namePrefix the start of the names, each character taken literally (a {@code *} matches only itself); no
      *                   braces or control characters, which no name has
@@ -180,11 +188,9 @@ public interface DistributedLock {
     Set<String> heldNames(String namePrefix);
 
     /**
-     * Which of {@code names} are held right now, answered within one command timeout; on Redis one {@code MGET}
-     * of their lock keys (on a Redis Cluster one {@code EXISTS} per name, as they live in different slots, written to
-     * each master together: a round trip per master, not per name), so the cost follows the names asked about, not
-     * the size of Redis. For status displays such as a seat map, never
-     * for decisions: the answer is stale on arrival.
+     * Which of {@code names} are held right now, answered within one call bound, at a cost that follows the names
+     * asked about, not the size of the store. For status displays such as a seat map, never for decisions: the
+     * answer is stale on arrival.
      *
      * @param names the lock names to look at
      * @return those of them held now

@@ -4,9 +4,8 @@ package io.seatlock.lock;
  * A number that grows with every grant of one lock name, so storage can reject a write from a holder
  * whose lease has since passed to someone else (Kleppmann's fencing token).
  *
- * <p>Tokens are strictly increasing per lock name and never reused: the acquire script takes
- * {@code max(last token + 1, Redis server time in microseconds)}, so even a Redis restart that forgets
- * the last token does not hand out a smaller one (unless the Redis server's clock is behind the last grant's).
+ * <p>Tokens are strictly increasing per lock name and never reused; each implementation says how it keeps them
+ * increasing when its store forgets the last one (a restart, a failover, a restored backup).
  */
 public record FencingToken(long value) implements Comparable<FencingToken> {
 

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * A ttl no longer than the safety margin kept for clock drift: such a lease would be invalid the moment
- * it is granted, so it is refused before anything is sent to Redis.
+ * it is granted, so it is refused before anything is sent to the store.
  */
 public class LeaseTooShortException extends IllegalArgumentException {
     /**

@@ -22,7 +22,7 @@ public interface LockLease extends AutoCloseable {
     String name();
 
     /**
-     * The random value stored in Redis for this grant (UUID plus instance), never reused.
+     * The random value the store keeps for this grant (UUID plus instance), never reused.
      *
      * @return the owner token
      */
@@ -44,7 +44,7 @@ public interface LockLease extends AutoCloseable {
 
     /**
      * True while the local deadline (acquire start + ttl - safety margin, on a monotonic clock) has not
-     * passed and the lease was neither released nor found lost. Needs no Redis round trip.
+     * passed and the lease was neither released nor found lost. Needs no round trip to the store.
      *
      * @return whether the lease may still be relied on
      */
@@ -80,7 +80,7 @@ public interface LockLease extends AutoCloseable {
      * that deadline.
      *
      * @param onLost run once, on a thread of its own, if the lease is lost while kept alive; whatever it throws is
-     *               logged and changes nothing ({@link io.seatlock.lock.spi.Callbacks})
+     *               logged and changes nothing
      * @return this lease
      */
     LockLease keepAlive(Runnable onLost);
@@ -101,10 +101,10 @@ public interface LockLease extends AutoCloseable {
 
     /**
      * Releases with a compare-and-delete that never removes another holder's lock. The lease ends locally
-     * even if Redis does not answer.
+     * even if the store does not answer.
      *
      * @return what the release found
-     * @throws LockUnavailableException if Redis did not answer within the command timeout
+     * @throws LockUnavailableException if the store did not answer within the call bound
      */
     ReleaseOutcome release();
 
@@ -115,7 +115,7 @@ public interface LockLease extends AutoCloseable {
      * done either way); the release itself is owner-checked as always. Call it only after the outcome is
      * durable. The default implementation has no markers and just releases.
      *
-     * @param keepMarkerFor how long the marker stays, 1 ms to 30 days ({@link io.seatlock.lock.spi.LockSpec#MAX_TTL})
+     * @param keepMarkerFor how long the marker stays, 1 ms to 30 days
      * @return what the release found
      * @throws IllegalArgumentException if {@code keepMarkerFor} is missing or out of range; the lease stays held
      */
@@ -129,7 +129,7 @@ public interface LockLease extends AutoCloseable {
      * {@code lockAtLeastFor}), owner-checked like a renewal; releases at once if {@code keepFor} is
      * not positive.
      *
-     * @param keepFor how much longer the lock stands, at most 30 days ({@link io.seatlock.lock.spi.LockSpec#MAX_TTL})
+     * @param keepFor how much longer the lock stands, at most 30 days
      * @return what the release found
      * @throws IllegalArgumentException if {@code keepFor} is over 30 days; the lease stays held
      */

@@ -48,7 +48,7 @@ public interface LockListener {
     }
 
     /**
-     * Redis did not answer in time.
+     * The store did not answer in time.
      *
      * @param group the lock's group
      */
@@ -56,7 +56,7 @@ public interface LockListener {
     }
 
     /**
-     * Redis granted the lock but its answer came after the lease's local deadline; the grant was taken back.
+     * The store granted the lock but its answer came after the lease's local deadline; the grant was taken back.
      *
      * @param group the lock's group
      */

@@ -1,6 +1,6 @@
 package io.seatlock.lock;
 
-/** What a release found in Redis. */
+/** What a release found in the lock's store. */
 public enum ReleaseOutcome {
     /** The lock was still ours and is now deleted. */
     RELEASED,

@@ -25,10 +25,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What every {@link DistributedLock} must do, as JUnit 5 tests: extend it and supply the lock, another
- * replica's lock on the same store, and a way to let time pass. seatlock runs it against Redis
- * (standalone and Cluster) and {@link InMemoryLock}; write another backend and run it against yours, as
- * ShedLock's provider contract is used.
+ * What every {@link DistributedLock} must do, as JUnit 5 tests: extend it and supply four things: the lock
+ * ({@link #lock()}), another replica's lock on the same store ({@link #otherReplica()}), a way to let time pass
+ * ({@link #passTime}) and a way to take a lock away behind its holder's back ({@link #takeAway}). seatlock runs it
+ * against Redis (standalone and Cluster) and {@link InMemoryLock}; write another backend and run it against yours,
+ * as ShedLock's provider contract is used.
  */
 public abstract class DistributedLockContract {
 

@@ -52,6 +52,16 @@ public final class WriteHistory {
      * @param token  the fencing token it carried, or 0 if none
      */
     public record Write(String writer, long token) {
+        /**
+         * Checks the write.
+         *
+         * @param writer who wrote it (the name given to {@link #attempt})
+         * @param token  the fencing token it carried, or 0 if none
+         * @throws NullPointerException if {@code writer} is null: a verdict needs to know who wrote
+         */
+        public Write {
+            java.util.Objects.requireNonNull(writer, "writer");
+        }
     }
 
     private final long start = System.nanoTime();

@@ -10,6 +10,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class WriteHistoryTest {
 
     @Test
+    void aWriteWithoutAWriterIsRefusedWhenMadeNotWhenJudged() {
+        assertThatThrownBy(() -> WriteHistory.write(null, 7)).isInstanceOf(NullPointerException.class)
+                .hasMessage("writer");
+    }
+
+    @Test
     void theFourteenCStoryGuardedPasses() {
         WriteHistory history = new WriteHistory();
         history.attempt("server-a", "14C", 10).told(Outcome.REJECTED, "409 seat-taken");

@@ -39,8 +39,20 @@ import java.util.concurrent.locks.LockSupport;
  * The Redis lock: {@code SET NX PX} plus a fencing counter in one script, compare-and-delete release,
  * compare-and-{@code PEXPIRE} renewal. Thread-safe; share one per application.
  *
- * <p>Every call waits at most the command timeout (plus a few milliseconds) whatever the concurrency,
- * connecting included, on the {@link LettuceTransport}; another transport states its own bound. No Lettuce type
+ * <p>How the API's terms map onto Redis ({@link RedisKeys} holds the key layout): a lease is the key
+ * {@code <prefix>lock:{<name>}} holding the owner token, its ttl the key's {@code PX}, so
+ * {@link #remainingTtl} is its {@code PTTL}; the fencing token is
+ * {@code max(last token + 1, the Redis server's time in microseconds)}, kept in {@code <prefix>fence:{<name>}}, so a
+ * restart or failover that forgets the last token still hands out a larger one, unless the new server's clock is
+ * behind the last grant's; {@link #heldNames} is a {@code SCAN} of the whole keyspace (its cost grows with
+ * everything in Redis), {@link #held} one {@code MGET} of the names' keys (on a Cluster one {@code EXISTS} per name,
+ * sent to each master together); {@link #whenReleased} hears the release on the channel
+ * {@code <prefix>released:{<name>}}, on a callback thread of the client's own, never one that talks to Redis, so
+ * what is chained on it may call the lock.
+ *
+ * <p>The call bound is the command timeout (plus a few milliseconds) whatever the concurrency, a reconnect
+ * included, on the {@link LettuceTransport}; before the lock first reached Redis, the connect timeout on top
+ * ({@link RedisTimeouts}); another transport states its own bound. No Lettuce type
  * appears here, so the class loads where Lettuce is absent. Renewals are sent by a watchdog that never blocks,
  * so one lease waiting on a silent Redis delays no other; lost-lease callbacks run on their own threads, never while
  * a lock of this library is held.
