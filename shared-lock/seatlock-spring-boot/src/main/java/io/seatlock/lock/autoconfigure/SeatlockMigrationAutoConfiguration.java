@@ -2,6 +2,7 @@ package io.seatlock.lock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.migration.MigrationGate;
 import io.seatlock.lock.spi.LockSpec;
 import org.flywaydb.core.Flyway;
 import org.springframework.beans.factory.ObjectProvider;
@@ -19,7 +20,7 @@ import org.springframework.context.annotation.Configuration;
 /** Puts Flyway behind the migration gate when the application has Flyway and a {@link DistributedLock}. */
 @AutoConfiguration(after = SeatlockLockAutoConfiguration.class,
         beforeName = "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration")
-@ConditionalOnClass({Flyway.class, FlywayMigrationStrategy.class})
+@ConditionalOnClass({Flyway.class, FlywayMigrationStrategy.class, MigrationGate.class})
 @ConditionalOnBean(DistributedLock.class)
 @ConditionalOnBooleanProperty(name = "seatlock.migration.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SeatlockMigrationProperties.class)
@@ -27,8 +28,8 @@ public class SeatlockMigrationAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(FlywayMigrationStrategy.class)
-    MigrationGate migrationGate(DistributedLock lock, SeatlockMigrationProperties properties,
-                                ApplicationEventPublisher events, ObjectProvider<MigrationGateMetrics> metrics) {
+    MigrationGateStrategy migrationGate(DistributedLock lock, SeatlockMigrationProperties properties,
+                                        ApplicationEventPublisher events, ObjectProvider<MigrationGateMetrics> metrics) {
         String fix = "Give seatlock.migration.lock-ttl a positive duration (default 30s) and seatlock.migration.max-wait "
                 + "one that is not negative (default 5m).";
         InvalidSeatlockConfigurationException.checked("seatlock.migration.lock-ttl", fix,
@@ -36,8 +37,9 @@ public class SeatlockMigrationAutoConfiguration {
         InvalidSeatlockConfigurationException.checked("seatlock.migration.max-wait", fix,
                 () -> LockSpec.requireValidWait(properties.maxWait()));
         MigrationGateMetrics counter = metrics.getIfAvailable();
-        return new MigrationGate(lock, properties, events, counter == null ? result -> { } : counter::record,
-                System::exit);
+        MigrationGate gate = new MigrationGate(lock, properties.lockTtl(), properties.maxWait(),
+                counter == null ? result -> { } : counter::record);
+        return new MigrationGateStrategy(gate, properties, events, System::exit);
     }
 
     @Configuration(proxyBeanMethods = false)

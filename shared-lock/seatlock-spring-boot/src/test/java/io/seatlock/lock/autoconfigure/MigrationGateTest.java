@@ -7,6 +7,7 @@ import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.migration.MigrationGate;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.redis.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
@@ -60,19 +61,20 @@ class MigrationGateTest {
 
     private final List<Integer> exitCodes = new CopyOnWriteArrayList<>();
 
-    private MigrationGate gate(Duration ttl, Duration maxWait) {
+    private MigrationGateStrategy gate(Duration ttl, Duration maxWait) {
         return gate(ttl, maxWait, SeatlockMigrationProperties.Timing.BEFORE_BEANS, false);
     }
 
-    private MigrationGate gate(Duration ttl, Duration maxWait, SeatlockMigrationProperties.Timing timing, boolean only) {
+    private MigrationGateStrategy gate(Duration ttl, Duration maxWait, SeatlockMigrationProperties.Timing timing,
+                                       boolean only) {
         return gate(lock, ttl, maxWait, timing, only);
     }
 
-    private MigrationGate gate(DistributedLock through, Duration ttl, Duration maxWait,
-                               SeatlockMigrationProperties.Timing timing, boolean only) {
-        return new MigrationGate(through, new SeatlockMigrationProperties(true, ttl, maxWait, timing, only),
-                event -> availability.add(((AvailabilityChangeEvent<?>) event).getState()), result -> { },
-                exitCodes::add);
+    private MigrationGateStrategy gate(DistributedLock through, Duration ttl, Duration maxWait,
+                                       SeatlockMigrationProperties.Timing timing, boolean only) {
+        return new MigrationGateStrategy(new MigrationGate(through, ttl, maxWait, result -> { }),
+                new SeatlockMigrationProperties(true, ttl, maxWait, timing, only),
+                event -> availability.add(((AvailabilityChangeEvent<?>) event).getState()), exitCodes::add);
     }
 
     private Flyway flyway(Callback... callbacks) {
@@ -142,7 +144,7 @@ class MigrationGateTest {
     @Test
     void afterTheWebServerTheGateWaitsAsAnAliveButNotReadyReplicaAndFailsClearlyPastItsBound() {
         lock.tryAcquire("migration", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
-        MigrationGate gate = gate(Duration.ofSeconds(30), Duration.ofMillis(300),
+        MigrationGateStrategy gate = gate(Duration.ofSeconds(30), Duration.ofMillis(300),
                 SeatlockMigrationProperties.Timing.AFTER_WEB_SERVER, false);
 
         gate.migrate(flyway());
@@ -175,7 +177,7 @@ class MigrationGateTest {
 
     @Test
     void oneShotExitsOneWhenAMigrationFailsAndTwoWhenItWaitedTooLong() {
-        MigrationGate gate = gate(Duration.ofSeconds(30), Duration.ofMillis(300),
+        MigrationGateStrategy gate = gate(Duration.ofSeconds(30), Duration.ofMillis(300),
                 SeatlockMigrationProperties.Timing.BEFORE_BEANS, true);
         gate.migrate(flyway("classpath:db/gate-test,classpath:db/gate-failing"));
         assertThat(exitCodes).containsExactly(MigrationGate.MIGRATION_FAILED);
@@ -205,7 +207,7 @@ class MigrationGateTest {
         assertThat(flyway().info().applied()).as("every migration applied, Flyway's history deciding").hasSize(2);
     }
 
-    private MigrationGate oneShot(DistributedLock through) {
+    private MigrationGateStrategy oneShot(DistributedLock through) {
         return gate(through, Duration.ofSeconds(30), Duration.ofMillis(300), SeatlockMigrationProperties.Timing.BEFORE_BEANS,
                 true);
     }

@@ -1,4 +1,4 @@
-package io.seatlock.lock.autoconfigure;
+package io.seatlock.lock.migration;
 
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockLease;
@@ -9,99 +9,71 @@ import io.seatlock.lock.spi.LockSpec;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.output.MigrateResult;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.availability.AvailabilityChangeEvent;
-import org.springframework.boot.availability.LivenessState;
-import org.springframework.boot.availability.ReadinessState;
-import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
-import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.context.SmartLifecycle;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 /**
- * Every replica passes this gate on start: one holds the {@code migration} lock (renewed) and runs
- * Flyway; the others wait, bounded, then run Flyway too, which finds the history complete, validates it
- * and does nothing. Flyway's history table (and its own advisory lock) is the record that decides; the
- * lock keeps replicas from queueing inside the database. A replica that loses the lock while migrating
- * refuses to start. Every few seconds a waiting replica logs who holds the gate and for how much longer.
- *
- * <p>By default the gate runs where Spring Boot runs Flyway, before the beans that need the schema
- * ({@link SeatlockMigrationProperties.Timing#BEFORE_BEANS}). Chosen explicitly, it runs after the web server
- * has started instead, so probes are answered while a replica waits or migrates: readiness
- * {@code REFUSING_TRAFFIC}, liveness {@code CORRECT}. In the one-shot mode it migrates and ends the process
- * with an exit code that says whether the schema is current.
+ * Every replica passes this gate on start: one holds the {@code migration} lock (renewed) and runs Flyway; the others
+ * wait, bounded, then run Flyway too, which finds the history complete, validates it and does nothing. Flyway's
+ * history table (and its own advisory lock) is the record that decides; the lock keeps replicas from queueing inside
+ * the database. A replica that loses the lock while migrating refuses to start. A replica that finds the gate held
+ * says at once whom it waits for, then every few seconds. Needs {@code org.flywaydb:flyway-core}; Spring Boot's
+ * auto-configuration puts Flyway behind it, and any application can call {@link #pass} itself.
  */
-final class MigrationGate implements FlywayMigrationStrategy, SmartLifecycle {
+public final class MigrationGate {
 
-    /** In the after-web-server timing: after the web server starts ({@code Integer.MAX_VALUE - 2048}), before elections. */
-    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1536;
-    static final String LOCK_NAME = "migration";
+    /** The lock the migrating replica holds. */
+    public static final String LOCK_NAME = "migration";
+    /** {@link #migrateOnly}: the schema is current (migrated here or by another replica). */
+    public static final int SCHEMA_CURRENT = 0;
+    /** {@link #migrateOnly}: a migration or the validation failed. */
+    public static final int MIGRATION_FAILED = 1;
+    /** {@link #migrateOnly}: another replica still held the gate after {@code maxWait}. */
+    public static final int WAITED_TOO_LONG = 2;
+    /** {@link #migrateOnly}: the lock was lost while migrating; the schema's state is unknown. */
+    public static final int LOST_WHILE_MIGRATING = 3;
+
     private static final Logger log = LoggerFactory.getLogger(MigrationGate.class);
     private static final Duration REPORT_EVERY = Duration.ofSeconds(5);
 
-    /** Exit codes of the one-shot mode ({@code seatlock.migration.only}). */
-    static final int SCHEMA_CURRENT = 0, MIGRATION_FAILED = 1, WAITED_TOO_LONG = 2, LOST_WHILE_MIGRATING = 3;
-
     private final DistributedLock lock;
-    private final SeatlockMigrationProperties settings;
-    private final ApplicationEventPublisher events;
+    private final Duration lockTtl;
+    private final Duration maxWait;
     private final Consumer<MigrateResult> onPassed;
-    private final IntConsumer exit;
-    private volatile @Nullable Flyway flyway;
-    private volatile boolean running;
 
     /**
-     * @param settings lease, bound, timing and mode of the gate
-     * @param events   where availability changes are published (the application context)
+     * A gate; nothing is asked of the lock yet.
+     *
+     * @param lock     the lock every replica shares
+     * @param lockTtl  the migration lock's lease, renewed while migrating
+     * @param maxWait  how long a replica waits for another one's migration
      * @param onPassed told what this replica's Flyway run did (for metrics)
-     * @param exit     ends the process in the one-shot mode ({@code System::exit})
+     * @throws IllegalArgumentException for a ttl out of range or a negative wait
      */
-    MigrationGate(DistributedLock lock, SeatlockMigrationProperties settings, ApplicationEventPublisher events,
-                  Consumer<MigrateResult> onPassed, IntConsumer exit) {
+    public MigrationGate(DistributedLock lock, Duration lockTtl, Duration maxWait, Consumer<MigrateResult> onPassed) {
         this.lock = Objects.requireNonNull(lock, "lock");
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.events = Objects.requireNonNull(events, "events");
+        this.lockTtl = LockSpec.requireValidTtl(lockTtl);
+        LockSpec.requireValidWait(maxWait);
+        this.maxWait = maxWait;
         this.onPassed = Objects.requireNonNull(onPassed, "onPassed");
-        this.exit = Objects.requireNonNull(exit, "exit");
     }
 
     /**
-     * Called by Spring Boot's Flyway initializer during start-up, before the beans that need the schema:
-     * passes the gate there, remembers Flyway for {@link #start()} after the web server, or migrates and exits.
+     * The one-shot mode of a deploy pipeline: passes the gate, logs one line on how it ended, and answers the exit
+     * code for it; never throws.
+     *
+     * @param flyway the migrations to run
+     * @return {@link #SCHEMA_CURRENT}, {@link #MIGRATION_FAILED}, {@link #WAITED_TOO_LONG} or
+     *         {@link #LOST_WHILE_MIGRATING}
      */
-    @Override
-    public void migrate(Flyway flyway) {
-        if (settings.only()) {
-            exit.accept(migrateOnly(flyway));
-        } else if (settings.timing() == SeatlockMigrationProperties.Timing.BEFORE_BEANS) {
-            pass(flyway);
-        } else {
-            this.flyway = flyway;
-        }
-    }
-
-    @Override
-    public void start() {
-        Flyway pending = flyway;
-        running = true;
-        if (pending != null) {
-            AvailabilityChangeEvent.publish(events, this, LivenessState.CORRECT);
-            AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
-            pass(pending);
-        }
-    }
-
-    /** The one-shot mode: one line on how it ended, and the exit code for it. */
-    int migrateOnly(Flyway flyway) {
+    public int migrateOnly(Flyway flyway) {
         String mode = "seatlock.migration.only: ";
         try {
             pass(flyway);
@@ -120,8 +92,16 @@ final class MigrationGate implements FlywayMigrationStrategy, SmartLifecycle {
         }
     }
 
-    /** Waits for the gate and migrates under it; throws (so the replica does not start) if that fails. */
-    MigrateResult pass(Flyway flyway) {
+    /**
+     * Waits for the gate and migrates under it (or, where the lock is unavailable, under Flyway's own advisory lock).
+     *
+     * @param flyway the migrations to run
+     * @return what this replica's Flyway run did
+     * @throws LockNotAcquiredException if another replica still held the gate after {@code maxWait}
+     * @throws IllegalStateException    if the lock was lost while migrating, or the wait was interrupted
+     * @throws RuntimeException         Flyway's own, if a migration or the validation failed
+     */
+    public MigrateResult pass(Flyway flyway) {
         LockLease lease;
         try {
             lease = waitForGate();
@@ -143,10 +123,9 @@ final class MigrationGate implements FlywayMigrationStrategy, SmartLifecycle {
     }
 
     private LockLease waitForGate() {
-        Duration maxWait = settings.maxWait();
         long deadline = System.nanoTime() + LockSpec.waitNanos(maxWait);
         long started = System.nanoTime();
-        Optional<LockLease> atOnce = lock.tryAcquire(LOCK_NAME, settings.lockTtl(), OverlapImpact.WASTED_WORK);
+        Optional<LockLease> atOnce = lock.tryAcquire(LOCK_NAME, lockTtl, OverlapImpact.WASTED_WORK);
         if (atOnce.isPresent()) {
             return atOnce.get();
         }
@@ -155,7 +134,7 @@ final class MigrationGate implements FlywayMigrationStrategy, SmartLifecycle {
             Duration left = Duration.ofNanos(deadline - System.nanoTime());
             Duration slice = left.compareTo(REPORT_EVERY) < 0 ? left : REPORT_EVERY;
             try {
-                return lock.acquire(LOCK_NAME, settings.lockTtl(), OverlapImpact.WASTED_WORK, slice.isNegative() ? Duration.ZERO : slice);
+                return lock.acquire(LOCK_NAME, lockTtl, OverlapImpact.WASTED_WORK, slice.isNegative() ? Duration.ZERO : slice);
             } catch (LockNotAcquiredException e) {
                 Duration waited = Duration.ofNanos(System.nanoTime() - started);
                 if (System.nanoTime() - deadline >= 0) {
@@ -208,18 +187,4 @@ final class MigrationGate implements FlywayMigrationStrategy, SmartLifecycle {
         }
     }
 
-    @Override
-    public void stop() {
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    @Override
-    public int getPhase() {
-        return PHASE;
-    }
 }

@@ -1,0 +1,1 @@
+CREATE TABLE gate_recipe (id int PRIMARY KEY);

@@ -1,0 +1,89 @@
+package io.seatlock.lock.autoconfigure;
+
+import io.seatlock.lock.migration.MigrationGate;
+import org.flywaydb.core.Flyway;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+
+import java.util.Objects;
+import java.util.function.IntConsumer;
+
+/**
+ * Puts Spring Boot's Flyway run behind the {@link MigrationGate}, where the settings say. By default the gate runs
+ * where Spring Boot runs Flyway, before the beans that need the schema
+ * ({@link SeatlockMigrationProperties.Timing#BEFORE_BEANS}). Chosen explicitly, it runs after the web server has
+ * started instead, so probes are answered while a replica waits or migrates: readiness {@code REFUSING_TRAFFIC},
+ * liveness {@code CORRECT}. In the one-shot mode it migrates and ends the process with the gate's exit code.
+ */
+final class MigrationGateStrategy implements FlywayMigrationStrategy, SmartLifecycle {
+
+    /** In the after-web-server timing: after the web server starts ({@code Integer.MAX_VALUE - 2048}), before elections. */
+    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1536;
+
+    private final MigrationGate gate;
+    private final SeatlockMigrationProperties settings;
+    private final ApplicationEventPublisher events;
+    private final IntConsumer exit;
+    private volatile @Nullable Flyway flyway;
+    private volatile boolean running;
+
+    /**
+     * @param gate     the gate, with its lease and bound
+     * @param settings timing and mode
+     * @param events   where availability changes are published (the application context)
+     * @param exit     ends the process in the one-shot mode ({@code System::exit})
+     */
+    MigrationGateStrategy(MigrationGate gate, SeatlockMigrationProperties settings, ApplicationEventPublisher events,
+                          IntConsumer exit) {
+        this.gate = Objects.requireNonNull(gate, "gate");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.events = Objects.requireNonNull(events, "events");
+        this.exit = Objects.requireNonNull(exit, "exit");
+    }
+
+    /**
+     * Called by Spring Boot's Flyway initializer during start-up, before the beans that need the schema:
+     * passes the gate there, remembers Flyway for {@link #start()} after the web server, or migrates and exits.
+     */
+    @Override
+    public void migrate(Flyway flyway) {
+        if (settings.only()) {
+            exit.accept(gate.migrateOnly(flyway));
+        } else if (settings.timing() == SeatlockMigrationProperties.Timing.BEFORE_BEANS) {
+            gate.pass(flyway);
+        } else {
+            this.flyway = flyway;
+        }
+    }
+
+    @Override
+    public void start() {
+        Flyway pending = flyway;
+        running = true;
+        if (pending != null) {
+            AvailabilityChangeEvent.publish(events, this, LivenessState.CORRECT);
+            AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
+            gate.pass(pending);
+        }
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+}
