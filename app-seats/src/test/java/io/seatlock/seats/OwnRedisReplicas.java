@@ -3,7 +3,7 @@ package io.seatlock.seats;
 import io.seatlock.lock.redis.RedisTimeouts;
 import io.lettuce.core.RedisURI;
 import io.seatlock.lock.LockListener;
-import io.seatlock.lock.redis.LettuceTransport;
+import io.seatlock.lock.redis.lettuce.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.IsolatedServers;

@@ -9,7 +9,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
-import io.seatlock.lock.redis.LettuceTransport;
+import io.seatlock.lock.redis.lettuce.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.LocalServers;

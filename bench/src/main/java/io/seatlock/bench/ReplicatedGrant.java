@@ -5,7 +5,7 @@ import io.lettuce.core.RedisURI;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
-import io.seatlock.lock.redis.LettuceTransport;
+import io.seatlock.lock.redis.lettuce.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.OwnedRedis;

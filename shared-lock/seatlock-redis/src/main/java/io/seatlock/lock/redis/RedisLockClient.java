@@ -51,7 +51,7 @@ import java.util.concurrent.locks.LockSupport;
  * what is chained on it may call the lock.
  *
  * <p>The call bound is the command timeout (plus a few milliseconds) whatever the concurrency, a reconnect
- * included, on the {@link LettuceTransport}; before the lock first reached Redis, the connect timeout on top
+ * included, on seatlock-redis-lettuce's transport; before the lock first reached Redis, the connect timeout on top
  * ({@link RedisTimeouts}); another transport states its own bound. No Lettuce type
  * appears here, so the class loads where Lettuce is absent. Renewals are sent by a watchdog that never blocks,
  * so one lease waiting on a silent Redis delays no other; lost-lease callbacks run on their own threads, never while
@@ -102,9 +102,10 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     /**
-     * The lock over a transport: {@link LettuceTransport} (this module, with {@code io.lettuce:lettuce-core}), or
+     * The lock over a transport: {@code seatlock-redis-lettuce}'s {@code LettuceTransport} or
      * {@code seatlock-redis-jedis}'s {@code JedisTransport}, e.g.
-     * {@code RedisLockClient.over(LettuceTransport.standalone(RedisURI.create(url), timeout), settings, listener)}.
+     * {@code RedisLockClient.over(LettuceTransport.of(RedisEndpoints.of(url), RedisTimeouts.of(timeout)), settings,
+     * listener)}.
      *
      * @param transport how commands reach Redis; closed with the client
      * @param settings  key prefix, instance id, safety margin, back-off, replicas

@@ -18,18 +18,10 @@ import static org.awaitility.Awaitility.await;
 /** Clients on the {@link TransportUnderTest}: Lettuce's own factories, or the registered transport's. */
 public final class TestTransports {
 
+    /** The transport module running these suites registers its own (a {@link java.util.ServiceLoader} entry). */
     private static final TransportUnderTest TRANSPORT = ServiceLoader.load(TransportUnderTest.class).findFirst()
-            .orElse(new TransportUnderTest() {
-                @Override
-                public LettuceTransport standalone(RedisURI uri, RedisTimeouts timeouts) {
-                    return LettuceTransport.standalone(uri, timeouts, null);
-                }
-
-                @Override
-                public LettuceTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts) {
-                    return LettuceTransport.cluster(seeds, timeouts, null);
-                }
-            });
+            .orElseThrow(() -> new IllegalStateException("no TransportUnderTest registered: the suites of seatlock-redis "
+                    + "run in a transport module (seatlock-redis-lettuce, seatlock-redis-jedis)"));
 
     private TestTransports() {
     }

@@ -6,6 +6,7 @@ import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.autoconfigure.SeatlockLockProperties.ClientType;
+import io.seatlock.lock.redis.RedisEndpoints;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.lock.redis.RedisTimeouts;
@@ -45,7 +46,7 @@ import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationExcepti
 @EnableConfigurationProperties(SeatlockLockProperties.class)
 public class SeatlockLockAutoConfiguration {
 
-    private static final String LETTUCE = "io.lettuce.core.RedisClient";
+    private static final String LETTUCE = "io.seatlock.lock.redis.lettuce.LettuceTransport";
     private static final String JEDIS = "io.seatlock.lock.redis.jedis.JedisTransport";
 
     private static final Logger log = LoggerFactory.getLogger(SeatlockLockAutoConfiguration.class);
@@ -69,10 +70,12 @@ public class SeatlockLockAutoConfiguration {
                 () -> RedisTransport.requirePositiveRefresh(properties.clusterRefresh()));
         LockListener listener = LockListeners.guarded(listeners.orderedStream().toList());
         RedisEndpoints endpoints = endpoints(properties, springRedis.getIfAvailable());
-        RedisLockClient lock = switch (clientType(properties, environment, resources.getClassLoader())) {
-            case LETTUCE -> LettuceLocks.create(endpoints, timeouts, properties.clusterRefresh(), settings, listener);
-            case JEDIS -> JedisLocks.create(endpoints, timeouts, properties.clusterRefresh(), settings, listener);
-        };
+        RedisTransport transport = checked("seatlock.lock.redis-url", FIX_THE_VALUE,
+                () -> switch (clientType(properties, environment, resources.getClassLoader())) {
+                    case LETTUCE -> LettuceLocks.transport(endpoints, timeouts, properties.clusterRefresh());
+                    case JEDIS -> JedisLocks.transport(endpoints, timeouts, properties.clusterRefresh());
+                });
+        RedisLockClient lock = RedisLockClient.over(transport, settings, listener);
         connect(lock, endpoints, timeouts);
         return lock;
     }
@@ -115,9 +118,10 @@ public class SeatlockLockAutoConfiguration {
                     : lettuce || !jedis ? ClientType.LETTUCE : ClientType.JEDIS;
         }
         if (chosen == ClientType.LETTUCE && !lettuce) {
-            throw new InvalidSeatlockConfigurationException("The seatlock lock is set to run "
-                    + "on Lettuce (io.lettuce:lettuce-core), which is not on the class path.", "Add io.lettuce:lettuce-core (seatlock-spring-boot-starter "
-                    + "has it), or add io.seatlock:seatlock-redis-jedis and set seatlock.lock.client-type=jedis.", null);
+            throw new InvalidSeatlockConfigurationException("The seatlock lock is set to run on Lettuce "
+                    + "(io.seatlock:seatlock-redis-lettuce), which is not on the class path.",
+                    "Add io.seatlock:seatlock-redis-lettuce (seatlock-spring-boot-starter has it), or add "
+                    + "io.seatlock:seatlock-redis-jedis and set seatlock.lock.client-type=jedis.", null);
         }
         if (chosen == ClientType.JEDIS && !jedis) {
             throw new InvalidSeatlockConfigurationException("The seatlock lock is set to run "

@@ -1,5 +1,6 @@
 package io.seatlock.lock.autoconfigure;
 
+import io.seatlock.lock.redis.RedisEndpoints;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
@@ -59,8 +60,11 @@ final class SpringRedisEndpoints {
      *                         client then uses TLS even though the connection details carry no SSL bundle
      */
     static RedisEndpoints fromSpring(DataRedisConnectionDetails details, boolean springUrlUsesTls) {
-        SslBundle bundle = details.getSslBundle();
-        boolean tls = bundle != null || springUrlUsesTls;
+        SslBundle ssl = details.getSslBundle();
+        boolean tls = ssl != null || springUrlUsesTls;
+        RedisEndpoints.TlsMaterial bundle = ssl == null ? null : new RedisEndpoints.TlsMaterial(
+                ssl.getManagers().getKeyManagerFactory(), ssl.getManagers().getTrustManagerFactory(),
+                ssl.getOptions().getEnabledProtocols(), ssl.getOptions().getCiphers());
         if (details.getCluster() != null) {
             return new RedisEndpoints(null, nodes(details.getCluster().getNodes()), true, null, details.getUsername(),
                     details.getPassword(), 0, tls, bundle);

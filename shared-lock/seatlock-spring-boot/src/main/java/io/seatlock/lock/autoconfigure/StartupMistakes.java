@@ -1,6 +1,7 @@
 package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.redis.RedisEndpoints;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;

@@ -45,7 +45,17 @@ class LibraryArchitectureTest {
     void onlyTheAutoConfigurationKnowsSpringBoot() {
         noClasses().that().resideOutsideOfPackage("io.seatlock.lock.autoconfigure..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework.boot..",
-                        "org.springframework.context..", "io.micrometer..", "org.flywaydb..")
+                        "org.springframework.context..", "io.micrometer..")
+                .check(LIBRARY);
+        noClasses().that().resideOutsideOfPackages("io.seatlock.lock.autoconfigure..", "io.seatlock.lock.migration..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.flywaydb..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    void theRedisLockKnowsNoClientLibraryOnlyItsTransportsDo() {
+        noClasses().that().resideInAnyPackage("io.seatlock.lock.redis", "io.seatlock.lock.redis.spi")
+                .should().dependOnClassesThat().resideInAnyPackage("io.lettuce..", "redis.clients..", "io.netty..")
                 .check(LIBRARY);
     }
 

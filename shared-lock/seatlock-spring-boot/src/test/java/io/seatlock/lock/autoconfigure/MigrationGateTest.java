@@ -9,7 +9,7 @@ import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.migration.MigrationGate;
 import io.seatlock.lock.OverlapImpact;
-import io.seatlock.lock.redis.LettuceTransport;
+import io.seatlock.lock.redis.lettuce.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.localservers.IsolatedServers;

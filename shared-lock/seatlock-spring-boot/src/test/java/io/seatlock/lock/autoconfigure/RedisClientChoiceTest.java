@@ -65,8 +65,8 @@ class RedisClientChoiceTest {
 
     @Test
     void withoutLettuceJedisCarriesTheLockUnasked() {
-        lockOnItsOwnUrl.withClassLoader(new FilteredClassLoader("io.lettuce", "org.springframework.data.redis",
-                "org.springframework.boot.data.redis")).run(locksOn("jedis"));
+        lockOnItsOwnUrl.withClassLoader(new FilteredClassLoader("io.lettuce", "io.seatlock.lock.redis.lettuce",
+                "org.springframework.data.redis", "org.springframework.boot.data.redis")).run(locksOn("jedis"));
     }
 
     @Test
@@ -91,10 +91,10 @@ class RedisClientChoiceTest {
 
     @Test
     void withNeitherClientStartupNamesBoth() {
-        lockOnItsOwnUrl.withClassLoader(new FilteredClassLoader("io.lettuce", "io.seatlock.lock.redis.jedis",
+        lockOnItsOwnUrl.withClassLoader(new FilteredClassLoader("io.lettuce", "io.seatlock.lock.redis.lettuce", "io.seatlock.lock.redis.jedis",
                         "org.springframework.data.redis", "org.springframework.boot.data.redis"))
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
-                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("io.lettuce:lettuce-core")
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("io.seatlock:seatlock-redis-lettuce")
                         .hasMessageContaining("io.seatlock:seatlock-redis-jedis"));
     }
 

@@ -43,7 +43,7 @@ class StartupFailureReportTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "seatlock.lock.redis-url=http://cache:6379 | Invalid seatlock.lock.redis-url: seatlock.lock.redis-url must start with redis://, rediss://, redis-sentinel:// or rediss-sentinel://, not 'http' | Give a URL such as redis://host:6379",
+            "seatlock.lock.redis-url=http://cache:6379 | Invalid seatlock.lock.redis-url: the Redis URL must start with redis://, rediss://, redis-sentinel:// or rediss-sentinel://, not 'http' | Give a URL such as redis://host:6379",
             "seatlock.lock.cluster-nodes=cache:notaport | Invalid seatlock.lock.cluster-nodes: a node must be host:port | Give each seed as host:port",
             "seatlock.lock.command-timeout=0s | Invalid seatlock.lock.command-timeout: the command timeout must be positive, was PT0S | Correct the property",
             "seatlock.lock.connect-timeout=-1s | Invalid seatlock.lock.connect-timeout: the connect timeout must be positive, was PT-1S | Correct the property",

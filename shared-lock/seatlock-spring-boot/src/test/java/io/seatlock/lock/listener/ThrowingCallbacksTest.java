@@ -7,7 +7,7 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.leader.Candidate;
 import io.seatlock.lock.leader.LeaderElection;
-import io.seatlock.lock.redis.LettuceTransport;
+import io.seatlock.lock.redis.lettuce.LettuceTransport;
 import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;

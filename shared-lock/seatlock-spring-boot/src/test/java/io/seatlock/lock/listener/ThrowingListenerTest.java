@@ -11,7 +11,7 @@ import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.leader.Candidate;
 import io.seatlock.lock.leader.LeaderElection;
-import io.seatlock.lock.redis.LettuceTransport;
+import io.seatlock.lock.redis.lettuce.LettuceTransport;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
 import io.seatlock.lock.shedlock.SeatlockLockProvider;

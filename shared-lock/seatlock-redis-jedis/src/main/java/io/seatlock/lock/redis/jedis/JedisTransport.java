@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
+import io.seatlock.lock.redis.RedisEndpoints;
 import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import io.seatlock.lock.redis.spi.RedisTransport;
@@ -132,6 +133,20 @@ public final class JedisTransport implements RedisTransport {
         // Starts its thread only when the first connect schedules the reading.
         this.refreshing = clusterRefresh == null ? null
                 : new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-jedis-cluster-refresh"));
+    }
+
+    /**
+     * Redis wherever {@code endpoints} say: one server, a Sentinel-managed master, or a Cluster, with their login and
+     * TLS, as the Spring Boot starter connects.
+     *
+     * @param endpoints      where Redis is
+     * @param timeouts       how long to connect, how long a command waits
+     * @param clusterRefresh on a Cluster, how often to read its slot map again
+     * @return a transport that connects on first use
+     * @throws IllegalArgumentException for a Sentinel URL without a master's name, or a refresh that is not positive
+     */
+    public static JedisTransport of(RedisEndpoints endpoints, RedisTimeouts timeouts, Duration clusterRefresh) {
+        return JedisEndpoints.transport(endpoints, timeouts, clusterRefresh);
     }
 
     /**

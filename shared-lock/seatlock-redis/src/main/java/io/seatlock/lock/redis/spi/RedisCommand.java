@@ -14,6 +14,86 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
         RedisCommand.Get, RedisCommand.Scan, RedisCommand.Exists, RedisCommand.Ping {
 
     /**
+     * Hands this command to the method of {@code handler} for its kind: a transport carries every command by
+     * implementing each, so one it misses does not compile.
+     *
+     * @param handler how the transport sends each kind of command
+     * @param <R>     what the handler answers
+     * @return the handler's answer
+     */
+    <R> R accept(Handler<R> handler);
+
+    /**
+     * The key whose hash slot a Redis Cluster routes this command by.
+     *
+     * @return the command's first key, or null for one that goes to every master ({@link Scan}, {@link Ping})
+     */
+    @Nullable String routingKey();
+
+    /**
+     * A transport's way of sending each kind of command: one method per kind.
+     *
+     * @param <R> what each method answers
+     */
+    interface Handler<R> {
+        /**
+         * Sends a script.
+         *
+         * @param command the command
+         * @return the answer
+         */
+        R script(Script command);
+
+        /**
+         * Sends a script and the WAIT behind it.
+         *
+         * @param command the command
+         * @return the answer
+         */
+        R replicatedScript(ReplicatedScript command);
+
+        /**
+         * Sends a PTTL.
+         *
+         * @param command the command
+         * @return the answer
+         */
+        R pttl(Pttl command);
+
+        /**
+         * Sends a GET.
+         *
+         * @param command the command
+         * @return the answer
+         */
+        R get(Get command);
+
+        /**
+         * Sends a SCAN of every master.
+         *
+         * @param command the command
+         * @return the answer
+         */
+        R scan(Scan command);
+
+        /**
+         * Sends an EXISTS (or MGET) of keys.
+         *
+         * @param command the command
+         * @return the answer
+         */
+        R exists(Exists command);
+
+        /**
+         * Sends a PING.
+         *
+         * @param command the command
+         * @return the answer
+         */
+        R ping(Ping command);
+    }
+
+    /**
      * {@code EVALSHA sha} with integer output; on a {@code NOSCRIPT} reply, {@code SCRIPT LOAD source} on the same
      * node and one retry. Every key shares one hash slot.
      *
@@ -23,6 +103,15 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
      * @param args   the script's arguments (not copied)
      */
     record Script(String sha, String source, String[] keys, String[] args) implements RedisCommand<Long> {
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.script(this);
+        }
+
+        @Override
+        public @Nullable String routingKey() {
+            return keys[0];
+        }
     }
 
     /**
@@ -34,6 +123,15 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
      * @param waitMillis how long {@code WAIT} may block
      */
     record ReplicatedScript(Script script, int replicas, long waitMillis) implements RedisCommand<ScriptReply> {
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.replicatedScript(this);
+        }
+
+        @Override
+        public @Nullable String routingKey() {
+            return script.routingKey();
+        }
     }
 
     /**
@@ -51,6 +149,15 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
      * @param key the key
      */
     record Pttl(String key) implements RedisCommand<Long> {
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.pttl(this);
+        }
+
+        @Override
+        public @Nullable String routingKey() {
+            return key;
+        }
     }
 
     /**
@@ -59,6 +166,15 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
      * @param key the key
      */
     record Get(String key) implements RedisCommand<@Nullable String> {
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.get(this);
+        }
+
+        @Override
+        public @Nullable String routingKey() {
+            return key;
+        }
     }
 
     /**
@@ -67,6 +183,15 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
      * @param pattern a glob pattern
      */
     record Scan(String pattern) implements RedisCommand<List<String>> {
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.scan(this);
+        }
+
+        @Override
+        public @Nullable String routingKey() {
+            return null;
+        }
     }
 
     /**
@@ -77,6 +202,15 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
      * @param keys the keys
      */
     record Exists(List<String> keys) implements RedisCommand<boolean[]> {
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.exists(this);
+        }
+
+        @Override
+        public @Nullable String routingKey() {
+            return keys.get(0);
+        }
     }
 
     /**
@@ -84,5 +218,14 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
      * answer fails it (its slots' locks are unavailable, whatever the other masters say).
      */
     record Ping() implements RedisCommand<String> {
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.ping(this);
+        }
+
+        @Override
+        public @Nullable String routingKey() {
+            return null;
+        }
     }
 }

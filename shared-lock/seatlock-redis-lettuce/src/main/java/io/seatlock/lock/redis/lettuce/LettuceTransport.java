@@ -1,4 +1,4 @@
-package io.seatlock.lock.redis;
+package io.seatlock.lock.redis.lettuce;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -23,6 +23,8 @@ import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
+import io.seatlock.lock.redis.RedisEndpoints;
+import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import io.seatlock.lock.redis.spi.RedisTransport;
 import org.jspecify.annotations.Nullable;
@@ -54,12 +56,27 @@ public final class LettuceTransport implements RedisTransport {
     private final RedisTimeouts timeouts;
     private final Duration commandTimeout;
     private final boolean cluster;
+    private volatile @Nullable LettuceCommands lastCommands;
 
     private LettuceTransport(RedisConnector redis, RedisTimeouts timeouts, boolean cluster) {
         this.redis = redis;
         this.timeouts = timeouts;
         this.commandTimeout = timeouts.command();
         this.cluster = cluster;
+    }
+
+    /**
+     * Redis wherever {@code endpoints} say: one server, a Sentinel-managed master, or a Cluster, with their login and
+     * TLS, as the Spring Boot starter connects.
+     *
+     * @param endpoints      where Redis is
+     * @param timeouts       how long to connect, how long a command waits
+     * @param clusterRefresh on a Cluster, how often to read its layout again
+     * @return a transport that connects on first use
+     * @throws IllegalArgumentException if {@code clusterRefresh} is not positive
+     */
+    public static LettuceTransport of(RedisEndpoints endpoints, RedisTimeouts timeouts, Duration clusterRefresh) {
+        return LettuceEndpoints.transport(endpoints, timeouts, clusterRefresh);
     }
 
     /**
@@ -328,148 +345,18 @@ public final class LettuceTransport implements RedisTransport {
         redis.close();
     }
 
+    /** The commands of {@code r}, kept while the connection is: a reconnect makes new ones, rarely. */
     @SuppressWarnings("unchecked")
     private <T> CompletableFuture<T> dispatch(RedisClusterAsyncCommands<String, String> r, RedisCommand<T> command) {
+        LettuceCommands commands = lastCommands;
+        if (commands == null || !commands.on(r)) {
+            commands = new LettuceCommands(r, cluster, redis.computation());
+            lastCommands = commands;
+        }
         try {
-            Object answer;
-            if (command instanceof RedisCommand.Script script) {
-                answer = script(r, script);
-            } else if (command instanceof RedisCommand.ReplicatedScript replicated) {
-                answer = replicated(r, replicated);
-            } else if (command instanceof RedisCommand.Pttl pttl) {
-                answer = r.pttl(pttl.key()).toCompletableFuture();
-            } else if (command instanceof RedisCommand.Get get) {
-                answer = r.get(get.key()).toCompletableFuture();
-            } else if (command instanceof RedisCommand.Scan scan) {
-                ScanArgs args = ScanArgs.Builder.matches(scan.pattern()).limit(1000);
-                answer = r instanceof RedisAdvancedClusterAsyncCommands<String, String> cluster
-                        ? scanEveryMaster(cluster.getStatefulConnection(), args, redis.computation())
-                        : scan(r, args, ScanCursor.INITIAL, new ArrayList<>(), redis.computation());
-            } else if (command instanceof RedisCommand.Exists exists) {
-                answer = exists(r, exists.keys());
-            } else if (r instanceof RedisAdvancedClusterAsyncCommands<String, String> cluster) {
-                answer = pingEveryMaster(cluster.getStatefulConnection());
-            } else {
-                answer = r.ping().toCompletableFuture();
-            }
-            return (CompletableFuture<T>) answer;
+            return (CompletableFuture<T>) command.accept(commands);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-    }
-
-    /**
-     * A {@code PING} to every master that serves slots, each on its own node connection, all at once: answers once each
-     * has, or fails naming a master that did not.
-     */
-    private static CompletableFuture<String> pingEveryMaster(StatefulRedisClusterConnection<String, String> cluster) {
-        List<CompletableFuture<String>> pongs = new ArrayList<>();
-        for (RedisURI master : mastersServingSlots(cluster)) {
-            pongs.add(cluster.getConnectionAsync(master.getHost(), master.getPort())
-                    .thenCompose(connection -> connection.async().ping())
-                    .exceptionally(error -> {
-                        Throwable cause = unwrapped(error);
-                        throw new RedisConnectionException("master " + master.getHost() + ":" + master.getPort()
-                                + " did not answer: " + cause.getMessage(), cause);
-                    }));
-        }
-        return CompletableFuture.allOf(pongs.toArray(CompletableFuture[]::new)).thenApply(all -> "PONG");
-    }
-
-    /**
-     * {@code SCAN} of every master that serves slots, one after the other, each on its own node connection. Not
-     * Lettuce's cluster scan, which also asks a master that failed over (still in the layout as a master, without
-     * slots) and fails on it.
-     */
-    private static CompletableFuture<List<String>> scanEveryMaster(StatefulRedisClusterConnection<String, String> cluster,
-                                                                   ScanArgs args, Executor computation) {
-        List<String> keys = new ArrayList<>();
-        CompletableFuture<List<String>> scanned = CompletableFuture.completedFuture(keys);
-        for (RedisURI master : mastersServingSlots(cluster)) {
-            scanned = scanned.thenCompose(sofar -> cluster.getConnectionAsync(master.getHost(), master.getPort()))
-                    .thenCompose(node -> scan(node.async(), args, ScanCursor.INITIAL, keys, computation));
-        }
-        return scanned;
-    }
-
-    /** The masters of the cluster's layout as last read, those that serve slots (a failed-over one serves none). */
-    private static List<RedisURI> mastersServingSlots(StatefulRedisClusterConnection<String, String> cluster) {
-        List<RedisURI> masters = new ArrayList<>();
-        for (RedisClusterNode node : cluster.getPartitions()) {
-            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.hasNoSlots()) {
-                masters.add(node.getUri());
-            }
-        }
-        return masters;
-    }
-
-    /** EVALSHA; on NOSCRIPT (after SCRIPT FLUSH or a restart) the script is loaded and sent once more. */
-    private static CompletableFuture<Long> script(RedisClusterAsyncCommands<String, String> r, RedisCommand.Script script) {
-        return loadedOnNoScript(r, script, () -> evalsha(r, script));
-    }
-
-    /** The script and a WAIT behind it on the same connection; after a NOSCRIPT, both once more. */
-    private static CompletableFuture<RedisCommand.ScriptReply> replicated(RedisClusterAsyncCommands<String, String> r,
-                                                                       RedisCommand.ReplicatedScript replicated) {
-        return loadedOnNoScript(r, replicated.script(), () -> evalshaThenWait(r, replicated));
-    }
-
-    /** {@code send}; if Redis no longer has {@code script} (NOSCRIPT), {@code SCRIPT LOAD} and {@code send} once more. */
-    private static <T> CompletableFuture<T> loadedOnNoScript(RedisClusterAsyncCommands<String, String> r,
-                                                             RedisCommand.Script script,
-                                                             Supplier<CompletableFuture<T>> send) {
-        return send.get().exceptionallyCompose(error -> {
-            Throwable cause = unwrapped(error);
-            if (!(cause instanceof RedisNoScriptException)) {
-                return CompletableFuture.failedFuture(cause);
-            }
-            return r.scriptLoad(script.source()).toCompletableFuture().thenCompose(loaded -> send.get());
-        });
-    }
-
-    private static CompletableFuture<RedisCommand.ScriptReply> evalshaThenWait(RedisClusterAsyncCommands<String, String> r,
-                                                                             RedisCommand.ReplicatedScript replicated) {
-        CompletableFuture<Long> write = evalsha(r, replicated.script());
-        CompletableFuture<Long> acknowledged = r.waitForReplication(replicated.replicas(), replicated.waitMillis())
-                .toCompletableFuture();
-        return write.thenCombine(acknowledged, RedisCommand.ScriptReply::new);
-    }
-
-    private static CompletableFuture<Long> evalsha(RedisClusterAsyncCommands<String, String> r, RedisCommand.Script script) {
-        return r.<Long>evalsha(script.sha(), ScriptOutputType.INTEGER, script.keys(), script.args()).toCompletableFuture();
-    }
-
-    private static CompletableFuture<List<String>> scan(RedisClusterAsyncCommands<String, String> r, ScanArgs args,
-                                                        ScanCursor from, List<String> into, Executor computation) {
-        // The next page is asked for off Lettuce's I/O thread: a cluster scan may open a node connection and wait for it.
-        return r.scan(from, args).toCompletableFuture().thenComposeAsync(page -> {
-            into.addAll(page.getKeys());
-            return page.isFinished() ? CompletableFuture.completedFuture(into) : scan(r, args, page, into, computation);
-        }, computation);
-    }
-
-    /** One MGET of them all; on a cluster one EXISTS per key (each lives in a slot of its own), sent together. */
-    private CompletableFuture<boolean[]> exists(RedisClusterAsyncCommands<String, String> r, List<String> keys) {
-        if (!cluster) {
-            return r.mget(keys.toArray(String[]::new)).toCompletableFuture().thenApply(values -> {
-                boolean[] exists = new boolean[values.size()];
-                for (int i = 0; i < exists.length; i++) {
-                    exists[i] = values.get(i).hasValue();
-                }
-                return exists;
-            });
-        }
-        List<CompletableFuture<Long>> answers = keys.stream().map(key -> r.exists(key).toCompletableFuture()).toList();
-        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(all -> {
-            boolean[] exists = new boolean[answers.size()];
-            for (int i = 0; i < exists.length; i++) {
-                exists[i] = answers.get(i).join() == 1;
-            }
-            return exists;
-        });
-    }
-
-    private static Throwable unwrapped(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 }

@@ -1,4 +1,4 @@
-package io.seatlock.lock.redis;
+package io.seatlock.lock.redis.lettuce;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;

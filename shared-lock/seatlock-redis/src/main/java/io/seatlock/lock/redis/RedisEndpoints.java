@@ -1,7 +1,9 @@
-package io.seatlock.lock.autoconfigure;
+package io.seatlock.lock.redis;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.ssl.SslBundle;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -14,29 +16,65 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Where the lock connects, whichever client carries its commands: a URL ({@code seatlock.lock.redis-url}, read by
- * the client itself), or nodes with their credentials and TLS from Spring's own Redis settings.
+ * Where Redis is, whichever client carries the lock's commands: a URL (read by the client itself), or nodes with
+ * their login and TLS. Parsed from a URL or a list of Cluster seeds, or built in code; each transport module makes
+ * its transport from it ({@code LettuceTransport.of}, {@code JedisTransport.of}), with the same Sentinel, Cluster,
+ * TLS and ACL behaviour everywhere. Its {@code toString} and messages never quote a password.
  *
- * @param url            {@code seatlock.lock.redis-url}, or null when the fields below say where
- * @param nodes          the server, the Sentinels, or the cluster's seeds
- * @param cluster        whether the nodes are a Redis Cluster's
- * @param sentinel       the master's name and the Sentinels' own credentials when the nodes are Sentinels, else null
- * @param username       ACL user, or null
- * @param password       password, or null
- * @param database       database index (not on a cluster)
- * @param tls            whether to use TLS
- * @param ssl            TLS material (trust, keys, protocols, ciphers) from an SSL bundle; null for the JVM's
+ * @param url      a {@code redis://}, {@code rediss://}, {@code redis-sentinel://} or {@code rediss-sentinel://} URL,
+ *                 or null when the fields below say where
+ * @param nodes    the server, the Sentinels, or the cluster's seeds
+ * @param cluster  whether the nodes are a Redis Cluster's
+ * @param sentinel the master's name and the Sentinels' own login when the nodes are Sentinels, else null
+ * @param username ACL user, or null
+ * @param password password, or null
+ * @param database database index (not on a cluster)
+ * @param tls      whether to use TLS
+ * @param tlsKeys  TLS material (trust, keys, protocols, ciphers); null for the JVM's
  */
-record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @Nullable Sentinel sentinel,
-                      @Nullable String username, @Nullable String password, int database, boolean tls,
-                      @Nullable SslBundle ssl) {
+public record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @Nullable Sentinel sentinel,
+                             @Nullable String username, @Nullable String password, int database, boolean tls,
+                             @Nullable TlsMaterial tlsKeys) {
+
+    /**
+     * Checks the nodes.
+     *
+     * @param url      see above
+     * @param nodes    see above; at least one unless {@code url} says where
+     * @param cluster  see above
+     * @param sentinel see above
+     * @param username see above
+     * @param password see above
+     * @param database see above
+     * @param tls      see above
+     * @param tlsKeys  see above
+     * @throws IllegalArgumentException without a URL or a node
+     */
+    public RedisEndpoints {
+        nodes = List.copyOf(nodes);
+        if (url == null && nodes.isEmpty()) {
+            throw new IllegalArgumentException("a Redis needs a URL or at least one node");
+        }
+    }
+
+    /**
+     * Key and trust material and the protocols and ciphers to offer, from wherever the application keeps them.
+     *
+     * @param keys      this client's key material, or null for none
+     * @param trust     which servers to trust, or null for the JVM's default trust
+     * @param protocols TLS protocols to offer, or null for the JVM's
+     * @param ciphers   cipher suites to offer, or null for the JVM's
+     */
+    public record TlsMaterial(@Nullable KeyManagerFactory keys, @Nullable TrustManagerFactory trust,
+                              String @Nullable [] protocols, String @Nullable [] ciphers) {
+    }
 
     /**
      * Where the lock connects, for log lines and start-up reports: never a login.
      *
      * @return e.g. {@code redis://cache:6379/0}, {@code Sentinels 10.0.0.5:26379 of master mymaster over TLS}
      */
-    String describe() {
+    public String describe() {
         if (url != null) {
             URI uri = URI.create(url);
             String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
@@ -55,7 +93,7 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
      *
      * @return its host and port, or null
      */
-    @Nullable Node firstNode() {
+    public @Nullable Node firstNode() {
         if (url != null) {
             URI uri = URI.create(url);
             boolean sentinels = uri.getScheme().toLowerCase(Locale.ROOT).endsWith("sentinel");
@@ -64,17 +102,28 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
         return sentinel != null || nodes.isEmpty() ? null : nodes.get(0);
     }
 
+    /** Where, never with a login: a record's own {@code toString} would print the password. */
+    @Override
+    public String toString() {
+        return describe();
+    }
+
     /**
      * Whether the lock asks for TLS.
      *
      * @return true for {@code rediss} URLs and TLS settings
      */
-    boolean tlsAsked() {
+    public boolean tlsAsked() {
         return url != null ? url.regionMatches(true, 0, "rediss", 0, 6) : tls;
     }
 
-    /** A host and port. */
-    record Node(String host, int port) {
+    /**
+     * A host and port.
+     *
+     * @param host the host
+     * @param port the port
+     */
+    public record Node(String host, int port) {
     }
 
     /**
@@ -85,20 +134,24 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
      * @param username the Sentinels' ACL user, or null
      * @param password the Sentinels' password, or null
      */
-    record Sentinel(String master, @Nullable String username, @Nullable String password) {
+    public record Sentinel(String master, @Nullable String username, @Nullable String password) {
     }
 
-    /** The schemes of {@code seatlock.lock.redis-url}, as Lettuce reads them; Jedis' are read to match. */
+    /** The schemes of a Redis URL, as Lettuce reads them; Jedis' are read to match. */
     private static final Set<String> URL_SCHEMES = Set.of("redis", "rediss", "redis-sentinel", "rediss-sentinel");
 
     /**
-     * {@code seatlock.lock.redis-url}, checked here for both clients: one that either would misread (Lettuce reads
-     * {@code host:notaport} as a host name on its default port, Jedis takes any scheme) stops startup, and no message
-     * quotes the URL, whose login a startup failure would otherwise write to the log.
+     * A Redis URL, checked here for both clients: one that either would misread (Lettuce reads {@code host:notaport}
+     * as a host name on its default port, Jedis takes any scheme) is refused, and no message quotes the URL, whose
+     * login a start-up failure would otherwise write to the log.
      *
+     * @param url {@code redis://[user:password@]host:port[/database]}, {@code rediss://} for TLS,
+     *            {@code redis-sentinel://[user:password@]host:port[,host:port...][/database]#master} (the login is
+     *            the master's), {@code rediss-sentinel://} for TLS to the Sentinels and the master
+     * @return where it says
      * @throws IllegalArgumentException for a URL that is not one, a scheme not Redis', or a host or port missing or bad
      */
-    static RedisEndpoints of(String url) {
+    public static RedisEndpoints of(String url) {
         URI uri;
         try {
             uri = new URI(url);
@@ -141,16 +194,18 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
     }
 
     private static IllegalArgumentException badUrl(String what) {
-        return new IllegalArgumentException("seatlock.lock.redis-url " + what);
+        return new IllegalArgumentException("the Redis URL " + what);
     }
 
     /**
-     * {@code seatlock.lock.cluster-nodes}: each seed {@code host:port}, or {@code redis://[[user:]password@]host:port}
+     * A Redis Cluster's seeds: each {@code host:port}, or {@code redis://[[user:]password@]host:port}
      * ({@code rediss://} for TLS) where the cluster asks a login; every seed with the same scheme and login.
      *
+     * @param seeds some of the cluster's nodes
+     * @return the cluster
      * @throws IllegalArgumentException for a seed that is neither, or seeds that differ in scheme or login
      */
-    static RedisEndpoints clusterOf(List<String> seeds) {
+    public static RedisEndpoints clusterOf(List<String> seeds) {
         List<Node> nodes = new ArrayList<>();
         Set<String> schemes = new HashSet<>();
         Set<Login> logins = new HashSet<>();
@@ -165,12 +220,12 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
             try {
                 uri = URI.create(seed);
             } catch (IllegalArgumentException e) { // its message would quote the seed, password and all
-                throw new IllegalArgumentException("a seatlock.lock.cluster-nodes seed is not a valid URL");
+                throw new IllegalArgumentException("a cluster seed is not a valid URL");
             }
             String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
             if (!scheme.equals("redis") && !scheme.equals("rediss") || uri.getHost() == null
                     || !validPort(uri.getPort())) {
-                throw new IllegalArgumentException("a seatlock.lock.cluster-nodes seed must be host:port or "
+                throw new IllegalArgumentException("a cluster seed must be host:port or "
                         + "redis[s]://[[user:]password@]host:port, was one with scheme '" + scheme + "'");
             }
             nodes.add(new Node(uri.getHost(), uri.getPort()));
@@ -178,7 +233,7 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
             logins.add(Login.of(uri.getRawUserInfo()));
         }
         if (schemes.size() > 1 || logins.size() > 1) {
-            throw new IllegalArgumentException("the seatlock.lock.cluster-nodes seeds differ in scheme, user or password; "
+            throw new IllegalArgumentException("the cluster seeds differ in scheme, user or password; "
                     + "give every seed the same");
         }
         Login login = logins.stream().findFirst().orElse(Login.NONE);
@@ -193,11 +248,17 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
      * @param username the ACL user, or null
      * @param password the password, or null
      */
-    record Login(@Nullable String username, @Nullable String password) {
+    public record Login(@Nullable String username, @Nullable String password) {
 
         static final Login NONE = new Login(null, null);
 
-        static Login of(@Nullable String rawUserInfo) {
+        /**
+         * Reads a URL's login part.
+         *
+         * @param rawUserInfo the URL's raw user info, or null
+         * @return the login (both parts null where there is none)
+         */
+        public static Login of(@Nullable String rawUserInfo) {
             if (rawUserInfo == null || rawUserInfo.isEmpty()) {
                 return NONE;
             }
@@ -214,7 +275,14 @@ record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @
         }
     }
 
-    static Node node(String hostAndPort) {
+    /**
+     * A {@code host:port}.
+     *
+     * @param hostAndPort the text
+     * @return the node
+     * @throws IllegalArgumentException unless it is host:port with a port from 1 to 65535
+     */
+    public static Node node(String hostAndPort) {
         int colon = hostAndPort.lastIndexOf(':');
         if (colon <= 0 || !validPort(hostAndPort.substring(colon + 1))) {
             throw new IllegalArgumentException("a node must be host:port, the port a number from 1 to 65535, was '"
