@@ -8,20 +8,18 @@ import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
 import io.seatlock.lock.spi.Callbacks;
+import io.seatlock.lock.spi.GrantedLease;
 import io.seatlock.lock.spi.LockSpec;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -36,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class InMemoryLock implements DistributedLock {
 
-    private final Store store;
+    private final InMemoryStore store;
     private final String instanceId;
 
     /**
@@ -46,11 +44,11 @@ public final class InMemoryLock implements DistributedLock {
      * @param instanceId this replica's name in owner tokens
      */
     public InMemoryLock(ManualClock clock, String instanceId) {
-        this(new Store(clock), instanceId);
+        this(new InMemoryStore(clock), instanceId);
         clock.onAdvance(store::tick);
     }
 
-    private InMemoryLock(Store store, String instanceId) {
+    private InMemoryLock(InMemoryStore store, String instanceId) {
         this.store = store;
         this.instanceId = instanceId;
     }
@@ -80,16 +78,16 @@ public final class InMemoryLock implements DistributedLock {
 
     @Override
     public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
-        return Optional.ofNullable(store.grant(new LockSpec(name, ttl, impact), instanceId, false).lease);
+        return Optional.ofNullable(store.grant(new LockSpec(name, ttl, impact), instanceId, false).lease());
     }
 
     @Override
     public AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
-        Grant grant = store.grant(new LockSpec(name, ttl, impact), instanceId, true);
-        if (grant.decided) {
+        InMemoryStore.Grant grant = store.grant(new LockSpec(name, ttl, impact), instanceId, true);
+        if (grant.decided()) {
             return AcquireAttempt.alreadyDecided();
         }
-        return grant.lease != null ? AcquireAttempt.acquired(grant.lease) : AcquireAttempt.busy(grant.busyFor);
+        return grant.lease() != null ? AcquireAttempt.acquired(grant.lease()) : AcquireAttempt.busy(grant.busyFor());
     }
 
     @Override
@@ -102,9 +100,9 @@ public final class InMemoryLock implements DistributedLock {
         long realDeadline = System.nanoTime() + waitNanos;
         synchronized (store) {
             while (true) {
-                Grant grant = store.grant(spec, instanceId, false);
-                if (grant.lease != null) {
-                    return grant.lease;
+                InMemoryStore.Grant grant = store.grant(spec, instanceId, false);
+                if (grant.lease() != null) {
+                    return grant.lease();
                 }
                 long realLeft = realDeadline - System.nanoTime();
                 if (store.clock.nanos() - clockDeadline >= 0 || realLeft <= 0) {
@@ -143,8 +141,8 @@ public final class InMemoryLock implements DistributedLock {
     public Optional<Duration> remainingTtl(String name) {
         LockSpec.requireValidName(name);
         synchronized (store) {
-            Entry entry = store.live(name);
-            return entry == null ? Optional.empty() : Optional.of(Duration.ofNanos(entry.expiresAt - store.clock.nanos()));
+            InMemoryStore.Entry entry = store.live(name);
+            return entry == null ? Optional.empty() : Optional.of(Duration.ofNanos(entry.expiresAt() - store.clock.nanos()));
         }
     }
 
@@ -152,8 +150,8 @@ public final class InMemoryLock implements DistributedLock {
     public Optional<String> holder(String name) {
         LockSpec.requireValidName(name);
         synchronized (store) {
-            Entry entry = store.live(name);
-            return entry == null ? Optional.empty() : Optional.of(entry.instanceId);
+            InMemoryStore.Entry entry = store.live(name);
+            return entry == null ? Optional.empty() : Optional.of(entry.instanceId());
         }
     }
 
@@ -186,118 +184,22 @@ public final class InMemoryLock implements DistributedLock {
         }
     }
 
-    private record Entry(String owner, String instanceId, long expiresAt) {
-    }
+    enum State { HELD, RELEASED, LOST }
 
-    private record Grant(@Nullable Lease lease, @Nullable Duration busyFor, boolean decided) {
-    }
-
-    /** The shared state of every replica; its monitor guards everything and is never held around callbacks. */
-    private static final class Store {
-        final ManualClock clock;
-        final Map<String, Entry> locks = new HashMap<>();
-        final Map<String, Long> lastToken = new HashMap<>();
-        final Map<String, Long> decidedUntil = new HashMap<>();
-        final List<Lease> keptAlive = new ArrayList<>();
-        /** Waiters told when a lock is released ({@link #whenReleased}); completed outside the monitor. */
-        final Map<String, List<CompletableFuture<Void>>> releaseWaiters = new HashMap<>();
-
-        Store(ManualClock clock) {
-            this.clock = clock;
-        }
-
-        /** The entry of a lock still within its ttl; an expired one is removed. */
-        @Nullable Entry live(String name) {
-            Entry entry = locks.get(name);
-            if (entry != null && entry.expiresAt - clock.nanos() <= 0) {
-                locks.remove(name);
-                return null;
-            }
-            return entry;
-        }
-
-        synchronized Grant grant(LockSpec spec, String instanceId, boolean unlessDecided) {
-            long now = clock.nanos();
-            if (unlessDecided) {
-                Long until = decidedUntil.get(spec.name());
-                if (until != null && until - now > 0) {
-                    return new Grant(null, null, true);
-                }
-            }
-            Entry holder = live(spec.name());
-            if (holder != null) {
-                return new Grant(null, Duration.ofNanos(holder.expiresAt - now), false);
-            }
-            long token = lastToken.merge(spec.name(), 1L, Long::sum);
-            String owner = UUID.randomUUID() + "@" + instanceId;
-            locks.put(spec.name(), new Entry(owner, instanceId, now + spec.ttl().toNanos()));
-            return new Grant(new Lease(this, spec, owner, new FencingToken(token), now), null, false);
-        }
-
-        /** Runs on every clock advance: renews kept-alive leases still held, and tells the others they are lost. */
-        void tick() {
-            List<Lease> lost = new ArrayList<>();
-            synchronized (this) {
-                for (Lease lease : List.copyOf(keptAlive)) {
-                    if (lease.state != State.HELD) {
-                        keptAlive.remove(lease);
-                        continue;
-                    }
-                    Entry entry = locks.get(lease.spec.name());
-                    if (entry != null && entry.owner.equals(lease.owner)) {
-                        // the watchdog renewed at each third of the ttl while time passed
-                        locks.put(lease.spec.name(), new Entry(entry.owner, entry.instanceId,
-                                clock.nanos() + lease.spec.ttl().toNanos()));
-                        lease.deadline = clock.nanos() + lease.spec.ttl().toNanos();
-                    } else {
-                        lease.state = State.LOST;
-                        keptAlive.remove(lease);
-                        lost.add(lease);
-                    }
-                }
-                notifyAll();
-            }
-            lost.forEach(Lease::runLostCallback); // never under the store's monitor
-        }
-    }
-
-    private enum State { HELD, RELEASED, LOST }
-
-    private static final class Lease implements LockLease {
-        private final Store store;
-        private final LockSpec spec;
-        private final String owner;
-        private final FencingToken token;
-        private volatile long deadline;
-        private volatile State state = State.HELD;
+    static final class Lease extends GrantedLease {
+        private final InMemoryStore store;
+        volatile long deadline;
+        volatile State state = State.HELD;
         private volatile @Nullable Runnable onLost;
 
-        Lease(Store store, LockSpec spec, String owner, FencingToken token, long start) {
+        Lease(InMemoryStore store, LockSpec spec, String owner, FencingToken token, long start) {
+            super(spec, owner, token);
             this.store = store;
-            this.spec = spec;
-            this.owner = owner;
-            this.token = token;
             this.deadline = start + spec.ttl().toNanos();
         }
 
-        @Override
-        public String name() {
-            return spec.name();
-        }
-
-        @Override
-        public String ownerToken() {
-            return owner;
-        }
-
-        @Override
-        public FencingToken fencingToken() {
-            return token;
-        }
-
-        @Override
-        public OverlapImpact impact() {
-            return spec.impact();
+        long ttlNanos() {
+            return spec.ttl().toNanos();
         }
 
         @Override
@@ -311,21 +213,16 @@ public final class InMemoryLock implements DistributedLock {
         }
 
         @Override
-        public boolean renew() {
-            return renew(spec.ttl());
-        }
-
-        @Override
         public boolean renew(Duration ttl) {
             LockSpec.requireValidTtl(ttl);
             if (state == State.RELEASED) {
                 throw new IllegalStateException("lease on '" + spec.name() + "' was released; acquire the lock again");
             }
             synchronized (store) {
-                Entry entry = store.live(spec.name());
-                if (state == State.HELD && entry != null && entry.owner.equals(owner)) {
+                InMemoryStore.Entry entry = store.live(spec.name());
+                if (state == State.HELD && entry != null && entry.owner().equals(owner)) {
                     long now = store.clock.nanos();
-                    store.locks.put(spec.name(), new Entry(owner, entry.instanceId, now + ttl.toNanos()));
+                    store.locks.put(spec.name(), new InMemoryStore.Entry(owner, entry.instanceId(), now + ttl.toNanos()));
                     deadline = now + ttl.toNanos();
                     return true;
                 }
@@ -397,11 +294,11 @@ public final class InMemoryLock implements DistributedLock {
                 if (decidedFor != null) {
                     store.decidedUntil.put(spec.name(), now + decidedFor.toNanos());
                 }
-                Entry entry = store.live(spec.name());
-                boolean ours = entry != null && entry.owner.equals(owner);
+                InMemoryStore.Entry entry = store.live(spec.name());
+                boolean ours = entry != null && entry.owner().equals(owner);
                 if (ours) {
                     if (keepFor != null) {
-                        store.locks.put(spec.name(), new Entry(owner, entry.instanceId, now + keepFor.toNanos()));
+                        store.locks.put(spec.name(), new InMemoryStore.Entry(owner, entry.instanceId(), now + keepFor.toNanos()));
                     } else {
                         store.locks.remove(spec.name());
                         List<CompletableFuture<Void>> waiters = store.releaseWaiters.remove(spec.name());

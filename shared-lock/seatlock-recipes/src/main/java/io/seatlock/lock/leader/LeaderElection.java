@@ -8,8 +8,6 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.StaleFencingTokenException;
-import io.seatlock.lock.spi.Callbacks;
-import io.seatlock.lock.spi.DaemonThreads;
 import io.seatlock.lock.spi.LockSpec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -20,16 +18,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -59,9 +50,7 @@ public final class LeaderElection implements AutoCloseable {
     private final AtomicReference<Thread> campaign = new AtomicReference<>();
     /** Makes "change the term, queue its callback" one step, so close() cannot drop a revocation. Held for nothing else. */
     private final ReentrantLock termChange = new ReentrantLock();
-    private volatile ExecutorService notifier;
-    /** The notifier's one thread: a yield made from a callback must not wait for that callback. */
-    private volatile @Nullable Thread callbackThread;
+    private volatile @Nullable LeadershipCallbacks notifier;
     /** After a yield, this candidate does not campaign until then ({@link System#nanoTime()}), so another one takes over. */
     private volatile long quietUntilNanos = System.nanoTime();
 
@@ -97,12 +86,7 @@ public final class LeaderElection implements AutoCloseable {
         Thread loop = new Thread(this::campaign, "leader-election-" + group + "-" + candidate);
         loop.setDaemon(true);
         if (campaign.compareAndSet(null, loop)) {
-            ThreadFactory named = DaemonThreads.named("leader-callbacks-" + group);
-            notifier = Executors.newSingleThreadExecutor(task -> {
-                Thread thread = named.newThread(task);
-                callbackThread = thread;
-                return thread;
-            });
+            notifier = new LeadershipCallbacks(group);
             loop.start();
         }
     }
@@ -238,7 +222,10 @@ public final class LeaderElection implements AutoCloseable {
         Future<?> revoked = endTerm(l);
         if (revoked != null) {
             quietFor(l.validFor().plus(retry)); // not while the term ends
-            awaitCallback(revoked, l.validFor());
+            LeadershipCallbacks callbacksNow = notifier;
+            if (callbacksNow != null) {
+                callbacksNow.await(revoked, l.validFor());
+            }
             l.close();
             quietFor(retry); // the others, woken by the release, take over first
         }
@@ -246,22 +233,6 @@ public final class LeaderElection implements AutoCloseable {
 
     private void quietFor(Duration pause) {
         quietUntilNanos = System.nanoTime() + pause.toNanos();
-    }
-
-    /** Waits for a queued callback, bounded; never from the callback thread itself (it would wait for itself). */
-    private void awaitCallback(Future<?> callback, Duration atMost) {
-        if (Thread.currentThread() == callbackThread) {
-            return;
-        }
-        try {
-            callback.get(Math.max(0, atMost.toNanos()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | CancellationException e) {
-            // the callback's own failure is logged where it ran; the release goes ahead
-        } catch (TimeoutException e) {
-            log.warn("election {}: onRevoked still runs as the term's lease ends; releasing", group);
-        }
     }
 
     private void campaign() {
@@ -351,28 +322,6 @@ public final class LeaderElection implements AutoCloseable {
         return revoked;
     }
 
-    private Future<?> notify(Runnable callback) {
-        ExecutorService executor = notifier;
-        if (executor == null) {
-            return CompletableFuture.completedFuture(null);
-        }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        try {
-            // execute, not submit: a FutureTask would swallow what the callback threw, unlogged
-            executor.execute(() -> {
-                try {
-                    Callbacks.runGuarded(callback, "leadership callback of " + group);
-                } finally {
-                    done.complete(null);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            log.debug("election {} closed; callback dropped", group);
-            return CompletableFuture.completedFuture(null);
-        }
-        return done;
-    }
-
     /**
      * Stops campaigning and gives leadership up, waiting for Redis at most the command timeout; the
      * last revocation is delivered before this returns (or is dropped after five seconds).
@@ -393,24 +342,23 @@ public final class LeaderElection implements AutoCloseable {
         stopCallbacks();
     }
 
+    private Future<?> notify(Runnable callback) {
+        LeadershipCallbacks callbacksNow = notifier;
+        return callbacksNow == null ? CompletableFuture.completedFuture(null) : callbacksNow.queue(callback);
+    }
+
     /** Lets the queued callbacks (the last revocation) run, at most five seconds, and takes no more. */
     private void stopCallbacks() {
-        ExecutorService executor = notifier;
+        LeadershipCallbacks callbacksNow = notifier;
+        if (callbacksNow == null) {
+            return;
+        }
         termChange.lock();
         try {
-            executor.shutdown();
+            callbacksNow.shutdown();
         } finally {
             termChange.unlock();
         }
-        if (Thread.currentThread() == callbackThread) {
-            return; // a callback that closed its lock: waiting would wait for itself
-        }
-        try {
-            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-                log.warn("election {}: a leadership callback still runs after close", group);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        callbacksNow.awaitQueued();
     }
 }

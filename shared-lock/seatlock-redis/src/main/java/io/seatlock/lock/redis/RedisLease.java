@@ -3,9 +3,9 @@ package io.seatlock.lock.redis;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
+import io.seatlock.lock.spi.GrantedLease;
 import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.LockUnavailableException;
-import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * lock is ever reached while this lease holds one. At most one {@code PEXPIRE} of this lease is in flight
  * at a time, so the local deadline always follows the renewal Redis applied last.
  */
-final class RedisLease implements LockLease {
+final class RedisLease extends GrantedLease {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLease.class);
     private static final long MAX_GIVE_UP_GUARD_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -34,9 +34,6 @@ final class RedisLease implements LockLease {
     private enum State { HELD, LOST, RELEASED }
 
     private final LeaseContext context;
-    private final LockSpec spec;
-    private final String owner;
-    private final FencingToken fencingToken;
     private final String group;
     private final String lockKey;
     private final long acquiredAtNanos;
@@ -70,34 +67,12 @@ final class RedisLease implements LockLease {
 
     RedisLease(LeaseContext context, LockSpec spec, String group, String lockKey, String owner,
                FencingToken fencingToken, long startNanos) {
+        super(spec, owner, fencingToken);
         this.context = context;
-        this.spec = spec;
-        this.owner = owner;
-        this.fencingToken = fencingToken;
         this.group = group;
         this.lockKey = lockKey;
         this.acquiredAtNanos = startNanos;
         this.deadlineNanos = deadlineFrom(startNanos, spec.ttl());
-    }
-
-    @Override
-    public String name() {
-        return spec.name();
-    }
-
-    @Override
-    public String ownerToken() {
-        return owner;
-    }
-
-    @Override
-    public FencingToken fencingToken() {
-        return fencingToken;
-    }
-
-    @Override
-    public OverlapImpact impact() {
-        return spec.impact();
     }
 
     @Override
@@ -119,11 +94,6 @@ final class RedisLease implements LockLease {
     @Override
     public boolean isKeptAlive() {
         return onLost != null && state == State.HELD;
-    }
-
-    @Override
-    public boolean renew() {
-        return renew(spec.ttl());
     }
 
     @Override
@@ -396,6 +366,6 @@ final class RedisLease implements LockLease {
 
     @Override
     public String toString() {
-        return "LockLease[" + spec.name() + ", token " + fencingToken + ", " + state.name().toLowerCase() + "]";
+        return "LockLease[" + spec.name() + ", token " + token + ", " + state.name().toLowerCase() + "]";
     }
 }

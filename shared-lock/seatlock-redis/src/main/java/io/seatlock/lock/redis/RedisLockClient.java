@@ -15,7 +15,6 @@ import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.spi.ReleaseHints;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +78,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private final Set<RedisLease> held = ConcurrentHashMap.newKeySet();
     private final LeaseContext leases;
     private final RedisLockStatus status;
-    private volatile @Nullable TtlArgs lastTtl;
+    private final AcquireArgs acquireArgs = new AcquireArgs(FENCE_KEPT_AFTER_LEASE);
     private final GrantedTokens grantedTokens = new GrantedTokens();
     private final ReleaseSignals releaseSignals;
     private volatile boolean closed;
@@ -220,9 +219,9 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         String[] scriptKeys = unlessDecided ? new String[] {lockKey, keys.fence(name), keys.decided(name)}
                 : new String[] {lockKey, keys.fence(name)};
         LockScripts script = unlessDecided ? LockScripts.ACQUIRE_UNLESS_DECIDED : LockScripts.ACQUIRE;
-        TtlArgs ttl = ttlArgs(spec.ttl().toMillis());
+        AcquireArgs.Ttl ttl = acquireArgs.ttl(spec.ttl().toMillis());
         String[] args = {owner, ttl.lease(), ttl.fence(), grantedTokens.floor(name)};
-        SendClock sent = new SendClock();
+        AcquireArgs.SendClock sent = new AcquireArgs.SendClock();
         LeaseCommands commands = leases.commands();
         CompletableFuture<Long> answer = commands.acknowledged(script.command(scriptKeys, args), granted -> granted > 0,
                 interruptible ? calls.interruptibly(deadline, sent) : calls.within(deadline, sent));
@@ -243,7 +242,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             return AcquireAttempt.busy(token == 0 ? null : Duration.ofMillis(-token - 2));
         }
         grantedTokens.granted(name, token);
-        RedisLease lease = new RedisLease(leases, spec, group, lockKey, owner, new FencingToken(token), sent.at);
+        RedisLease lease = new RedisLease(leases, spec, group, lockKey, owner, new FencingToken(token), sent.at());
         if (!lease.isValid()) {
             // Redis answered after the lease's own validity: someone else may already hold it. Not ours.
             listener.onLateGrant(group);
@@ -385,31 +384,5 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         if (closed) {
             throw new LockClosedException("this lock client is closed");
         }
-    }
-
-    /**
-     * When the acquire script was handed to the connection, after any connect: the lease's clock starts there, still
-     * before Redis runs the script, so the local deadline stays on the safe side. Read once the answer is in.
-     */
-    private static final class SendClock implements Runnable {
-        private long at;
-
-        @Override
-        public void run() {
-            at = System.nanoTime();
-        }
-    }
-
-    /** The acquire script's ttl arguments as text; an application uses few ttls, so the last one is kept. */
-    private record TtlArgs(long millis, String lease, String fence) {
-    }
-
-    private TtlArgs ttlArgs(long millis) {
-        TtlArgs last = lastTtl;
-        if (last == null || last.millis() != millis) {
-            last = new TtlArgs(millis, Long.toString(millis), Long.toString(millis + FENCE_KEPT_AFTER_LEASE.toMillis()));
-            lastTtl = last;
-        }
-        return last;
     }
 }

@@ -86,7 +86,7 @@ final class StandalonePool implements ConnectionProvider {
     /** {@code AUTH} with the token renewed since the connection's last use, if there is one; else nothing is sent. */
     private static void authenticateAgain(Pooled connection, long deadlineNanos) {
         try {
-            connection.setSoTimeout(JedisTransport.millisLeft(deadlineNanos,
+            connection.setSoTimeout(JedisLending.millisLeft(deadlineNanos,
                     "could not authenticate again before the call's deadline"));
             connection.reAuthenticate();
         } catch (RuntimeException | Error e) {
@@ -217,7 +217,7 @@ final class StandalonePool implements ConnectionProvider {
         }
 
         private int millisLeft() {
-            return JedisTransport.millisLeft(deadlineNanos, "could not connect to " + node + " before the call's deadline");
+            return JedisLending.millisLeft(deadlineNanos, "could not connect to " + node + " before the call's deadline");
         }
 
         @Override
