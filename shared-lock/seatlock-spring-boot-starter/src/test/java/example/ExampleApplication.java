@@ -3,18 +3,13 @@ package example;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.OverlapImpact;
-import io.seatlock.lock.slots.JobSlots;
 import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
-import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.annotation.EnableScheduling;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Transactional;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -45,29 +40,6 @@ public class ExampleApplication {
         /** The referee's part: true if this buyer got the seat, false if it was just taken. */
         public boolean write(String seat, String buyer) {
             return jdbc.update("UPDATE example_seats SET buyer = ? WHERE id = ? AND buyer IS NULL", buyer, seat) == 1;
-        }
-    }
-
-    /** Once per slot: ShedLock keeps the crowd away, the (job, slot) record decides. */
-    @Component
-    public static class Ticker {
-        private final JobSlots slots;
-        private final JdbcTemplate jdbc;
-
-        Ticker(JobSlots slots, JdbcTemplate jdbc) {
-            this.slots = slots;
-            this.jdbc = jdbc;
-        }
-
-        @Scheduled(cron = "${example.tick-cron:-}")
-        @SchedulerLock(name = "tick", lockAtMostFor = "PT5S")
-        @Transactional
-        public void tick() {
-            Instant slot = slots.currentSlot();
-            if (slots.claim("tick", slot)) {
-                jdbc.update("INSERT INTO example_ticks (slot, runner) VALUES (?, ?)", java.sql.Timestamp.from(slot),
-                        slots.runner());
-            }
         }
     }
 }

@@ -45,4 +45,21 @@ class ExampleSeatBookingTest {
         assertThat(db.queryForObject("SELECT buyer FROM example_seats WHERE id = '14C'", String.class)).isEqualTo("omar");
         assertThat(db.queryForObject("SELECT buyer FROM example_seats WHERE id = '14D'", String.class)).isNull();
     }
+
+    /** The README's quick-start service: booked, just taken, or busy while another replica holds the seat. */
+    @Test
+    void theQuickStartServiceBooksOnceAndSaysBusyOrJustTakenOtherwise() {
+        SeatService first = replicas.start("replica-c").getBean(SeatService.class);
+        ExampleApplication.SeatDesk other = replicas.start("replica-d").getBean(ExampleApplication.SeatDesk.class);
+        JdbcTemplate db = new JdbcTemplate(servers.dataSource());
+        db.update("INSERT INTO example_seats (id) VALUES ('15A')"); // a seat of this test's own
+
+        try (LockLease held = other.hold("15A", Duration.ofSeconds(30)).orElseThrow()) {
+            assertThat(first.book("15A", "lena")).isEqualTo(SeatService.Outcome.BUSY);
+            assertThat(db.queryForObject("SELECT buyer FROM example_seats WHERE id = '15A'", String.class)).isNull();
+        }
+        assertThat(first.book("15A", "omar")).isEqualTo(SeatService.Outcome.BOOKED);
+        assertThat(first.book("15A", "lena")).isEqualTo(SeatService.Outcome.JUST_TAKEN);
+        assertThat(db.queryForObject("SELECT buyer FROM example_seats WHERE id = '15A'", String.class)).isEqualTo("omar");
+    }
 }

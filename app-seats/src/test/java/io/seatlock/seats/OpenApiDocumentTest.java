@@ -68,7 +68,7 @@ class OpenApiDocumentTest {
         assertThat(stream).as("the stream's figures, as the README states them").contains("alive every 5 s",
                 "ends after seats.map-stream-lifetime (10m by default)", "cannot take data for 10 s", "(retry 2 s)");
 
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("..", "docs", "demo-apps.md"));
         String table = readme.substring(readme.indexOf("Every error carries one of these problem types"));
         Set<String> documented = problemTypes(table.substring(0, table.indexOf("\n* ")));
         assertThat(documented).hasSizeGreaterThan(10);

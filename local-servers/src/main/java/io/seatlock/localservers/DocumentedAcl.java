@@ -13,7 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The least-privilege Redis ACL exactly as README.md documents it (its one {@code ACL SETUSER} line), so
+ * The least-privilege Redis ACL exactly as docs/redis.md documents it (its one {@code ACL SETUSER} line), so
  * tests prove the documented rules and not a copy that could drift from them.
  */
 public final class DocumentedAcl {
@@ -21,7 +21,7 @@ public final class DocumentedAcl {
     private DocumentedAcl() {
     }
 
-    /** The words after {@code ACL SETUSER} in the README's first such line: user name first, then the rules. */
+    /** The words after {@code ACL SETUSER} in the first such line of docs/redis.md: user name first, then the rules. */
     public static List<String> setUserArguments() {
         return setUserLines().get(0);
     }
@@ -38,7 +38,7 @@ public final class DocumentedAcl {
     public static void applyForCluster(RedisServer node) {
         List<List<String>> lines = setUserLines();
         if (lines.size() < 2) {
-            throw new IllegalStateException("README.md has no second ACL SETUSER line, for a Redis Cluster");
+            throw new IllegalStateException("docs/redis.md has no second ACL SETUSER line, for a Redis Cluster");
         }
         setUser(node, lines.get(0));
         setUser(node, lines.get(1));
@@ -55,7 +55,7 @@ public final class DocumentedAcl {
         }
     }
 
-    /** Each {@code ACL SETUSER} line of the README, as the words after {@code ACL SETUSER}, in order. */
+    /** Each {@code ACL SETUSER} line of docs/redis.md, as the words after {@code ACL SETUSER}, in order. */
     private static List<List<String>> setUserLines() {
         try {
             List<List<String>> lines = Files.readAllLines(readme()).stream().map(String::strip)
@@ -64,7 +64,7 @@ public final class DocumentedAcl {
                         return words.subList(2, words.size());
                     }).toList();
             if (lines.isEmpty()) {
-                throw new IllegalStateException("README.md has no ACL SETUSER line");
+                throw new IllegalStateException("docs/redis.md has no ACL SETUSER line");
             }
             return lines;
         } catch (IOException e) {
@@ -79,11 +79,11 @@ public final class DocumentedAcl {
 
     private static Path readme() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("README.md");
+            Path candidate = dir.resolve("docs").resolve("redis.md");
             if (Files.exists(candidate) && Files.exists(dir.resolve("shared-lock"))) {
                 return candidate;
             }
         }
-        throw new IllegalStateException("README.md of the project not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException("docs/redis.md of the project not found above " + Path.of("").toAbsolutePath());
     }
 }

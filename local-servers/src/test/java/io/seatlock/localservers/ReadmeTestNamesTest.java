@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README names the tests that prove its claims ({@code `SeatFourteenCTest`},
+ * The README, the pages of docs/ and bench/README.md name the tests that prove their claims ({@code `SeatFourteenCTest`},
  * {@code `JobsReplicasTest.eachPaymentIsCaptured...`}, {@code `RedisLockContractTest.executeLocked*`}): each named
  * test class must exist in the repository, and each named method (a prefix where the name ends in {@code ...} or
  * {@code *}) must be declared in it, so a renamed or removed test cannot leave a claim pointing at nothing.
@@ -32,7 +32,11 @@ class ReadmeTestNamesTest {
     @Test
     void everyTestTheReadmeNamesExists() throws IOException {
         Map<String, List<Path>> sources = javaSources();
-        Matcher reference = REFERENCE.matcher(Files.readString(ROOT.resolve("README.md")));
+        StringBuilder pages = new StringBuilder();
+        for (Path page : DocsPages.all()) {
+            pages.append(Files.readString(page)).append('\n');
+        }
+        Matcher reference = REFERENCE.matcher(pages);
         List<String> found = new ArrayList<>();
         TreeSet<String> missing = new TreeSet<>();
         while (reference.find()) {
@@ -45,8 +49,8 @@ class ReadmeTestNamesTest {
                 missing.add(reference.group() + ": no such method in " + classes);
             }
         }
-        assertThat(found).as("test names in the README").hasSizeGreaterThan(40);
-        assertThat(missing).as("tests the README names that the repository does not have").isEmpty();
+        assertThat(found).as("test names in the docs").hasSizeGreaterThan(40);
+        assertThat(missing).as("tests the docs name that the repository does not have").isEmpty();
     }
 
     /** Every {@code .java} file of the repository, outside build output, by its simple name (a name may repeat). */

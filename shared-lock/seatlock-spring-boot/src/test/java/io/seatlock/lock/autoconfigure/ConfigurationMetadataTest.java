@@ -20,17 +20,17 @@ import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The generated configuration metadata (IDE completion) and the README's property table say the same. */
+/** The generated configuration metadata (IDE completion) and the property table of docs/spring-boot.md say the same. */
 class ConfigurationMetadataTest {
 
-    private static final Pattern README_ROW = Pattern.compile("^\\| `((?:seatlock|management\\.health\\.seatlock)\\.[a-z.-]+)` \\| (`([^`]*)`|–) \\| (.+) \\|$");
+    private static final Pattern TABLE_ROW = Pattern.compile("^\\| `((?:seatlock|management\\.health\\.seatlock)\\.[a-z.-]+)` \\| (`([^`]*)`|–) \\| (.+) \\|$");
 
     @Test
     void everyPropertyHasAPlainDescriptionAndTheReadmeListsItWithItsDefault() throws IOException {
         Map<String, String> metadata = metadataDefaults();
         Map<String, String> readme = readmeDefaults();
 
-        assertThat(readme).as("README 'Properties' table vs. META-INF/spring-configuration-metadata.json")
+        assertThat(readme).as("docs/spring-boot.md's property table vs. META-INF/spring-configuration-metadata.json")
                 .containsExactlyInAnyOrderEntriesOf(metadata);
         assertThat(metadata.keySet()).contains("seatlock.lock.enabled", "seatlock.shedlock.enabled",
                 "seatlock.leader.enabled", "seatlock.migration.enabled", "seatlock.slots.enabled",
@@ -97,8 +97,8 @@ class ConfigurationMetadataTest {
 
     private static Map<String, String> readmeDefaults() throws IOException {
         Map<String, String> defaults = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(Path.of("../../README.md"))) {
-            Matcher row = README_ROW.matcher(line.strip());
+        for (String line : Files.readAllLines(Path.of("../../docs/spring-boot.md"))) {
+            Matcher row = TABLE_ROW.matcher(line.strip());
             if (row.matches()) {
                 defaults.put(row.group(1), row.group(3) == null ? "–" : row.group(3));
             }
