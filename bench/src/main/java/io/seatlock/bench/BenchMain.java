@@ -33,8 +33,12 @@ public final class BenchMain {
     private BenchMain() {
     }
 
+    /** What this run was asked for, for each result file's provenance. */
+    private static String benchArgs = "all";
+
     public static void main(String[] args) throws Exception {
         String what = args.length > 0 ? args[0] : "all";
+        benchArgs = String.join(" ", args.length > 0 ? List.of(args) : List.of(what));
         Files.createDirectories(OUT);
         if (what.equals("lock") || what.equals("all")) {
             lockRoundTrip();
@@ -520,7 +524,7 @@ public final class BenchMain {
     }
 
     private static void write(String name, String markdown) throws Exception {
-        Files.writeString(OUT.resolve(name), markdown);
+        Files.writeString(OUT.resolve(name), Provenance.header(benchArgs) + markdown);
         System.out.println("\n" + name + "\n" + markdown);
     }
 }
