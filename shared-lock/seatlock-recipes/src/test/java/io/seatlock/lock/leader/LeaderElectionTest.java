@@ -153,8 +153,8 @@ class LeaderElectionTest {
         assertThat(lock.holder(LeaderElection.lockNameOf(longest))).contains("a");
     }
 
-    @Test
-    void aFencedWriteMissingAPartIsRefusedAtOnceLeaderOrNot() {
+    /** Two candidates of group {@code g} on one in-memory lock: the first, started, leads; the second never ran. */
+    private List<LeaderElection> leaderAndFollower() {
         InMemoryLock lock = new InMemoryLock(new ManualClock(), "a");
         LeaderElection leader = new LeaderElection(lock, "g", "a", Duration.ofSeconds(10), Duration.ofSeconds(1),
                 new Recorder());
@@ -163,6 +163,14 @@ class LeaderElectionTest {
         cleanup.add(leader);
         leader.start();
         await().atMost(Duration.ofSeconds(10)).until(leader::isLeader);
+        return List.of(leader, follower);
+    }
+
+    @Test
+    void aFencedWriteMissingAPartIsRefusedAtOnceLeaderOrNot() {
+        List<LeaderElection> both = leaderAndFollower();
+        LeaderElection leader = both.get(0);
+        LeaderElection follower = both.get(1);
         AtomicInteger admitted = new AtomicInteger();
         Fence counting = (connection, resource, token) -> admitted.incrementAndGet();
         for (LeaderElection election : List.of(leader, follower)) {
@@ -177,14 +185,9 @@ class LeaderElectionTest {
     /** Not leading, wrote (even work that returns null) and refused as stale are three answers, not two. */
     @Test
     void aFencedWriteSaysWhetherItWroteInWhichEpochOrWasRefused() throws Exception {
-        InMemoryLock lock = new InMemoryLock(new ManualClock(), "a");
-        LeaderElection leader = new LeaderElection(lock, "g", "a", Duration.ofSeconds(10), Duration.ofSeconds(1),
-                new Recorder());
-        LeaderElection follower = new LeaderElection(lock, "g", "b", Duration.ofSeconds(10), Duration.ofSeconds(1),
-                new Recorder());
-        cleanup.add(leader);
-        leader.start();
-        await().atMost(Duration.ofSeconds(10)).until(leader::isLeader);
+        List<LeaderElection> both = leaderAndFollower();
+        LeaderElection leader = both.get(0);
+        LeaderElection follower = both.get(1);
         Connection connection = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {Connection.class}, (proxy, method, args) -> null); // the fences here never touch it
         List<FencingToken> admitted = new CopyOnWriteArrayList<>();
