@@ -31,10 +31,14 @@ class ProductionStartTest {
     }
 
     @Test
-    void withoutRedisItFailsNamingTheProperty() {
+    void withoutRedisItFailsNamingTheProperty(CapturedOutput output) {
         assertThatThrownBy(() -> new SpringApplicationBuilder(SeatsApplication.class).run("--server.port=0",
                 "--spring.datasource.url=" + servers.jdbcUrl(), "--spring.datasource.username=" + servers.postgres().user(),
                 "--spring.datasource.password=" + servers.postgres().password()))
-                .hasStackTraceContaining("No Redis is configured for the seatlock lock. Set spring.data.redis.host");
+                .hasStackTraceContaining("No Redis is configured for the seatlock lock");
+        // the library's failure analysis: what is wrong, and the property to set
+        assertThat(output).contains("APPLICATION FAILED TO START")
+                .contains("No Redis is configured for the seatlock lock (seatlock.lock.redis-url")
+                .contains("Set seatlock.lock.redis-url (or seatlock.lock.cluster-nodes) to the Redis every replica shares");
     }
 }
