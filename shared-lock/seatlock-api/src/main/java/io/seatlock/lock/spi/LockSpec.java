@@ -12,7 +12,7 @@ import java.util.Objects;
  *
  * @param name   1 to {@value #MAX_NAME_LENGTH} characters, no braces (they are the Redis Cluster hash
  *               tag) and no control characters
- * @param ttl    how long Redis keeps the lock if nobody renews or releases it
+ * @param ttl    how long the store keeps the lease if nobody renews or releases it
  * @param impact what breaks if two holders overlap
  */
 public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
