@@ -6,6 +6,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
@@ -27,7 +32,8 @@ import static org.awaitility.Awaitility.await;
  * moment, on one empty database, while every core of the machine is kept busy, in the pipeline's migrate-only mode.
  * Round after round, every replica passes through the gate (none falls back to Flyway's own lock), exactly one runs the
  * migrations, and the other two log who holds the gate and wait for it. The migrating replica holds the gate until both
- * others have said so (its last migration waits for the test), so a replica that came late cannot pass unseen.
+ * others have said so (its last migration waits for the test's go on a socket), so a replica that came late cannot
+ * pass unseen.
  */
 class ExampleBusyStartTest {
 
@@ -64,21 +70,29 @@ class ExampleBusyStartTest {
     /** One deploy: three replicas at once on a schema of the round's own; returns each one's first-connect time. */
     private List<Long> round(int round) throws Exception {
         String schema = "busy_start_" + round;
-        Path release = Files.createTempFile("hold-the-gate", ".release");
-        Files.delete(release);
         Map<String, Process> replicas = new LinkedHashMap<>();
         Map<String, Path> logs = new LinkedHashMap<>();
-        try {
+        try (ServerSocket release = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Socket> waitingForGo = CompletableFuture.supplyAsync(() -> {
+                try {
+                    release.setSoTimeout(180_000);
+                    return release.accept(); // the migrating replica's last migration, waiting for the go
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
             for (int i = 1; i <= 3; i++) {
                 String instance = "r" + round + "-replica-" + i;
                 Path log = Files.createTempFile(instance, ".log");
                 logs.put(instance, log);
-                replicas.put(instance, start(instance, schema, round, release, log));
+                replicas.put(instance, start(instance, schema, round, release.getLocalPort(), log));
             }
             // the migrating replica holds the gate until both others have said whom they wait for
             await("two replicas waiting at the gate").atMost(Duration.ofMinutes(3))
                     .until(() -> waiting(logs) >= 2 || replicas.values().stream().noneMatch(Process::isAlive));
-            Files.writeString(release, "go");
+            try (Socket go = waitingForGo.get(3, TimeUnit.MINUTES)) {
+                go.getOutputStream().write('!');
+            }
             for (Process replica : replicas.values()) {
                 assertThat(replica.waitFor(3, TimeUnit.MINUTES)).as("the replica ends").isTrue();
             }
@@ -114,17 +128,16 @@ class ExampleBusyStartTest {
             }).toList();
         } finally {
             replicas.values().forEach(Process::destroyForcibly);
-            Files.deleteIfExists(release);
             for (Path log : logs.values()) {
                 Files.deleteIfExists(log);
             }
         }
     }
 
-    private static Process start(String instance, String schema, int round, Path release, Path log) throws IOException {
+    private static Process start(String instance, String schema, int round, int releasePort, Path log) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-Dhold.file=" + release));
+                "-Dhold.port=" + releasePort));
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(argument -> argument.startsWith("-XX:TieredStopAtLevel=")).forEach(command::add);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ExampleMigrateOnly.class.getName()));
