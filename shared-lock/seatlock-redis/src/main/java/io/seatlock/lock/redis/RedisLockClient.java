@@ -361,9 +361,11 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         }
         closed = true;
         watchdogs.shutdownNow();
-        long attemptsLanded = calls.callDeadline();
+        // A call's bound once connected; not a cold call's longer one: an attempt still connecting has been granted
+        // nothing, and closing the transport below ends it
+        long attemptsLanded = calls.reached() ? calls.callDeadline() : System.nanoTime() + calls.commandTimeout().toNanos();
         while (attemptsInFlight.sum() > 0 && System.nanoTime() - attemptsLanded < 0) {
-            LockSupport.parkNanos(ATTEMPTS_POLL_NANOS); // each ends within its own bound, which this one matches
+            LockSupport.parkNanos(ATTEMPTS_POLL_NANOS);
         }
         List<CompletableFuture<?>> releases = held.stream().<CompletableFuture<?>>map(RedisLease::releaseAsync).toList();
         try {
