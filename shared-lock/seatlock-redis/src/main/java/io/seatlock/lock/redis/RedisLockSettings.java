@@ -53,8 +53,8 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
         if (clockDriftFactor < 0 || clockDriftFactor >= 0.5) {
             throw new IllegalArgumentException("clock drift factor must be in [0, 0.5), was " + clockDriftFactor);
         }
-        requirePositive(minBackoff, "min backoff");
-        requirePositive(maxBackoff, "max backoff");
+        RedisTimeouts.requirePositive(minBackoff, "min backoff");
+        RedisTimeouts.requirePositive(maxBackoff, "max backoff");
         if (minSafetyMargin == null || minSafetyMargin.isNegative()) {
             throw new IllegalArgumentException("min safety margin must not be negative");
         }
@@ -64,7 +64,7 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
         if (replicas < 0) {
             throw new IllegalArgumentException("replicas must not be negative, was " + replicas);
         }
-        requirePositive(replicaWait, "replica wait");
+        RedisTimeouts.requirePositive(replicaWait, "replica wait");
     }
 
     /**
@@ -140,11 +140,5 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
     long safetyMarginNanos(Duration ttl) {
         long drift = (long) (ttl.toNanos() * clockDriftFactor);
         return Math.max(drift, minSafetyMargin.toNanos());
-    }
-
-    private static void requirePositive(Duration d, String what) {
-        if (d == null || d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(what + " must be positive, was " + d);
-        }
     }
 }
