@@ -22,6 +22,18 @@ public class StaleFencingTokenException extends LockException {
     }
 
     /**
+     * A refused write, with why in the store's terms (a lease that expired or passed to a newer grant, say).
+     * @param resource what the write guarded
+     * @param token    the writer's token
+     * @param why      why storage refused it
+     */
+    public StaleFencingTokenException(String resource, FencingToken token, String why) {
+        super("write to '" + resource + "' with fencing token " + token + " rejected: " + why);
+        this.resource = resource;
+        this.token = token;
+    }
+
+    /**
      * What the refused write guarded.
      * @return the resource
      */

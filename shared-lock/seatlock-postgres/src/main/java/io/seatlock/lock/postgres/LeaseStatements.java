@@ -1,0 +1,195 @@
+package io.seatlock.lock.postgres;
+
+import org.jspecify.annotations.Nullable;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The lock's statements on its lease table, each one round trip in auto-commit mode. Every time is the database's
+ * ({@code clock_timestamp()}, which moves within a statement, not the transaction's {@code now()}); a lease is live
+ * while it has an owner and its expiry is ahead. A grant waits for guarded writes of the previous holder at most the
+ * call bound ({@code lock_timeout}, set for the statement alone).
+ */
+final class LeaseStatements {
+
+    /** What a grant found when it was not granted. */
+    record Refusal(boolean decided, @Nullable Duration busyFor) {
+    }
+
+    private static final String LIVE = "owner_token IS NOT NULL AND expires_at > clock_timestamp()";
+    private static final String MILLIS = "?::bigint * interval '1 millisecond'";
+
+    private final String channel;
+    private final String grant;
+    private final String refusal;
+    private final String extend;
+    private final String release;
+    private final String releaseDecided;
+    private final String markWaited;
+    private final String remaining;
+    private final String holder;
+    private final String namesLike;
+    private final String namesIn;
+
+    LeaseStatements(String table) {
+        this.channel = table.replace('.', '_') + "_released";
+        this.grant = "WITH bound AS MATERIALIZED (SELECT set_config('lock_timeout', ?, true)) "
+                + "INSERT INTO " + table + " AS l (name, owner_token, holder, fencing_token, expires_at) "
+                + "SELECT ?, ?, ?, nextval('" + table + "_tokens'), clock_timestamp() + " + MILLIS + " FROM bound "
+                + "ON CONFLICT (name) DO UPDATE SET owner_token = EXCLUDED.owner_token, holder = EXCLUDED.holder, "
+                // the sequence's value, drawn before this waited for the row, may be behind the row's own
+                + "fencing_token = GREATEST(EXCLUDED.fencing_token, l.fencing_token + 1), "
+                + "expires_at = clock_timestamp() + " + MILLIS + ", waited = false "
+                + "WHERE (l.owner_token IS NULL OR l.expires_at <= clock_timestamp()) "
+                + "AND (NOT ? OR l.decided_until IS NULL OR l.decided_until <= clock_timestamp()) "
+                + "RETURNING fencing_token";
+        this.refusal = "SELECT COALESCE(decided_until > clock_timestamp(), false), CASE WHEN " + LIVE
+                + " THEN ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint END FROM " + table
+                + " WHERE name = ?";
+        this.extend = "UPDATE " + table + " SET expires_at = clock_timestamp() + " + MILLIS
+                + " WHERE name = ? AND owner_token = ? AND expires_at > clock_timestamp()";
+        this.release = "WITH released AS (UPDATE " + table + " SET owner_token = NULL, expires_at = clock_timestamp() "
+                + "WHERE name = ? AND owner_token = ? AND expires_at > clock_timestamp() RETURNING name, waited) "
+                + "SELECT CASE WHEN waited THEN pg_notify('" + channel + "', name) END FROM released";
+        this.releaseDecided = "WITH before AS (SELECT owner_token = ? AND expires_at > clock_timestamp() AS ours FROM "
+                + table + " WHERE name = ? FOR NO KEY UPDATE), "
+                + "done AS (UPDATE " + table + " t SET decided_until = clock_timestamp() + " + MILLIS + ", "
+                + "owner_token = CASE WHEN before.ours THEN NULL ELSE t.owner_token END, "
+                + "expires_at = CASE WHEN before.ours THEN clock_timestamp() ELSE t.expires_at END "
+                + "FROM before WHERE t.name = ? RETURNING before.ours, t.waited, t.name) "
+                + "SELECT ours, CASE WHEN ours AND waited THEN pg_notify('" + channel + "', name) END FROM done";
+        this.markWaited = "UPDATE " + table + " SET waited = true WHERE name = ? AND " + LIVE;
+        this.remaining = "SELECT ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint FROM " + table
+                + " WHERE name = ? AND " + LIVE;
+        this.holder = "SELECT holder FROM " + table + " WHERE name = ? AND " + LIVE;
+        this.namesLike = "SELECT name FROM " + table + " WHERE name LIKE ? AND " + LIVE;
+        this.namesIn = "SELECT name FROM " + table + " WHERE name = ANY (?) AND " + LIVE;
+    }
+
+    /** The channel a release announces itself on, when a waiter marked the lock. */
+    String channel() {
+        return channel;
+    }
+
+    /** The new grant's fencing token, or empty if the lock is held (or decided, when asked). */
+    OptionalLong grant(Connection c, String name, String owner, String holderName, Duration ttl, boolean unlessDecided,
+                       Duration lockWait) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(grant)) {
+            s.setString(1, Math.max(1, lockWait.toMillis()) + "ms");
+            s.setString(2, name);
+            s.setString(3, owner);
+            s.setString(4, holderName);
+            s.setLong(5, ttl.toMillis());
+            s.setLong(6, ttl.toMillis());
+            s.setBoolean(7, unlessDecided);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+            }
+        }
+    }
+
+    Refusal refusal(Connection c, String name) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(refusal)) {
+            s.setString(1, name);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return new Refusal(false, null);
+                }
+                long left = rs.getLong(2);
+                return new Refusal(rs.getBoolean(1), rs.wasNull() ? null : Duration.ofMillis(left));
+            }
+        }
+    }
+
+    /** Sets the lease's expiry to {@code ttl} from now if it is still live and ours. */
+    boolean extend(Connection c, String name, String owner, Duration ttl) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(extend)) {
+            s.setLong(1, ttl.toMillis());
+            s.setString(2, name);
+            s.setString(3, owner);
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    /** Ends the lease if it is still live and ours, telling waiters if one marked it. */
+    boolean release(Connection c, String name, String owner) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(release)) {
+            s.setString(1, name);
+            s.setString(2, owner);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** Leaves the decided marker whatever the lease's state, and ends the lease if it is still live and ours. */
+    boolean releaseDecided(Connection c, String name, String owner, Duration keepMarkerFor) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(releaseDecided)) {
+            s.setString(1, owner);
+            s.setString(2, name);
+            s.setLong(3, keepMarkerFor.toMillis());
+            s.setString(4, name);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** Marks a live lease as waited for, so its release announces itself; false if the lock is free. */
+    boolean markWaited(Connection c, String name) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(markWaited)) {
+            s.setString(1, name);
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    OptionalLong remainingMillis(Connection c, String name) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(remaining)) {
+            s.setString(1, name);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? OptionalLong.of(Math.max(1, rs.getLong(1))) : OptionalLong.empty();
+            }
+        }
+    }
+
+    @Nullable String holder(Connection c, String name) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(holder)) {
+            s.setString(1, name);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    Set<String> heldNames(Connection c, String namePrefix) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(namesLike)) {
+            s.setString(1, namePrefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+            return names(s);
+        }
+    }
+
+    Set<String> held(Connection c, Collection<String> names) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(namesIn)) {
+            s.setArray(1, c.createArrayOf("text", names.toArray()));
+            return names(s);
+        }
+    }
+
+    private static Set<String> names(PreparedStatement s) throws SQLException {
+        Set<String> found = new HashSet<>();
+        try (ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+                found.add(rs.getString(1));
+            }
+        }
+        return found;
+    }
+}

@@ -1,0 +1,135 @@
+package io.seatlock.lock.postgres;
+
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockUnavailableException;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Every call to PostgreSQL, each within the call timeout: a connection is borrowed (the pool's own wait must be no
+ * longer), its socket reads are bounded by what is left of the call ({@link Connection#setNetworkTimeout}, restored
+ * before the connection goes back), and it goes back to the pool when the call ends, so no connection is held while
+ * a lease is. A call that fails is a {@link LockUnavailableException} naming what happened.
+ */
+final class PostgresCalls {
+
+    /** What one call does on its connection. */
+    @FunctionalInterface
+    interface Work<T> {
+        T on(Connection connection) throws SQLException;
+    }
+
+    /** The driver sets a socket timeout on the calling thread; no thread of its own is asked for. */
+    private static final Executor CALLING_THREAD = Runnable::run;
+    private static final String UNDEFINED_TABLE = "42P01";
+    private static final String UNDEFINED_OBJECT_PREFIX = "42P";
+
+    private final DataSource dataSource;
+    private final Duration callTimeout;
+    private final String table;
+    private final LockListener listener;
+
+    PostgresCalls(DataSource dataSource, Duration callTimeout, String table, LockListener listener) {
+        this.dataSource = dataSource;
+        this.callTimeout = callTimeout;
+        this.table = table;
+        this.listener = listener;
+    }
+
+    Duration callTimeout() {
+        return callTimeout;
+    }
+
+    /** A deadline one call timeout from now, on {@link System#nanoTime()}. */
+    long callDeadline() {
+        return System.nanoTime() + callTimeout.toNanos();
+    }
+
+    <T> T call(String group, Work<T> work) {
+        return call(group, callDeadline(), work);
+    }
+
+    /**
+     * Runs {@code work} on a borrowed connection by {@code deadline}.
+     *
+     * @throws LockUnavailableException if it could not, or PostgreSQL refused it
+     */
+    <T> T call(String group, long deadline, Work<T> work) {
+        try {
+            return callOrThrow(deadline, work);
+        } catch (SQLException e) {
+            listener.onUnavailable(group);
+            throw unavailable(group, e);
+        }
+    }
+
+    /** As {@link #call}, leaving the failure to the caller (a grant that timed out waiting for a row is busy). */
+    <T> T callOrThrow(long deadline, Work<T> work) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new SQLTransientConnectionException("borrowing a connection took longer than the call timeout of "
+                        + callTimeout, "08001");
+            }
+            int previous = connection.getNetworkTimeout();
+            connection.setNetworkTimeout(CALLING_THREAD, (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            try {
+                return work.on(connection);
+            } finally {
+                if (!connection.isClosed()) {
+                    connection.setNetworkTimeout(CALLING_THREAD, previous);
+                }
+            }
+        }
+    }
+
+    LockUnavailableException unavailable(String group, SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (UNDEFINED_TABLE.equals(state) || state.startsWith(UNDEFINED_OBJECT_PREFIX) && e.getMessage() != null
+                && e.getMessage().contains(table)) {
+            return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "': the lease table '"
+                    + table + "' (or its sequence " + table + "_tokens) does not exist; create it with "
+                    + PostgresLock.DDL_RESOURCE + " (the lock does on start unless told not to, or add "
+                    + "classpath:db/seatlock to spring.flyway.locations)", e);
+        }
+        return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "' within " + callTimeout
+                + ": " + reason(e), e);
+    }
+
+    /** In an operator's words. */
+    static String reason(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        String message = String.valueOf(e.getMessage());
+        if (e instanceof SQLTransientConnectionException || message.contains("Connection is not available")) {
+            return "no connection in time (the pool is exhausted or cannot connect): " + message;
+        }
+        if (message.contains("Read timed out") || hasCause(e, java.net.SocketTimeoutException.class)) {
+            return "no answer in time (the server or the network is stuck)";
+        }
+        if (hasCause(e, java.net.ConnectException.class)) {
+            return "connection refused: " + message;
+        }
+        if (state.startsWith("28")) {
+            return "authentication failed: " + message;
+        }
+        if (state.startsWith("08") || state.startsWith("57P")) {
+            return "the connection broke (the server went away or ended the session): " + message;
+        }
+        return message + (state.isEmpty() ? "" : " (SQLSTATE " + state + ")");
+    }
+
+    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,446 @@
+package io.seatlock.lock.postgres;
+
+import io.seatlock.lock.AcquireAttempt;
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.FencingToken;
+import io.seatlock.lock.LockClosedException;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockNotAcquiredException;
+import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.spi.LockListeners;
+import io.seatlock.lock.spi.LockSpec;
+import io.seatlock.lock.spi.ReleaseHints;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The lock on PostgreSQL alone: a lease row per name in one table ({@link #DDL_RESOURCE}), granted in one statement
+ * when the row is absent, free or expired; released and renewed only by the owner token that was granted. Thread-safe;
+ * share one per application.
+ *
+ * <p>How the API's terms map onto PostgreSQL: a lease is the row's owner token and its expiry, {@code
+ * clock_timestamp()} plus the ttl, by the database's clock alone (never a replica's, never the transaction's
+ * {@code now()}), so {@link #remainingTtl} is that expiry less the database's time. A release clears the owner and
+ * keeps the row, so the fencing token, the row's own, only grows: a grant takes the larger of the row's token plus one
+ * and the table's sequence ({@code <table>_tokens}, which also serves a name whose row was deleted; {@link
+ * #createTable} raises it above every token in the table, so a sequence restored behind the rows cannot repeat one).
+ * Tokens commit or are lost with the database, writes fenced in it included; a token used in another store after
+ * this database was restored from a backup can repeat. {@link #heldNames} is an index range scan of the names with that
+ * prefix, {@link #held} one statement; {@link #whenReleased} hears the release by {@code LISTEN/NOTIFY} on the
+ * channel {@code <table>_released} (a release announces itself only when a waiter marked the lock).
+ *
+ * <p>The call bound is {@link PostgresLockSettings#callTimeout()}: the time to borrow a connection counts (give the
+ * lock a pool whose own wait is no longer, such as HikariCP's {@code connectionTimeout}; the Spring Boot starter
+ * makes one), socket reads are bounded by what is left, and a grant waits for the row (a guarded write of the
+ * previous holder, see {@link PostgresLeaseFence}) within the bound, then counts as busy. No connection is held
+ * while a lease is held: each call borrows one and gives it back; the release listener keeps one of its own once
+ * something waits. Renewals run on threads of their own, so one that waits on a silent database delays no other
+ * lease's; lost-lease callbacks run on their own threads, never while a lock of this library is held.
+ */
+public final class PostgresLock implements DistributedLock, AutoCloseable {
+
+    /** The lease table's DDL on the class path, for {@code spring.flyway.locations} or for running by hand. */
+    public static final String DDL_RESOURCE = "db/seatlock/R__seatlock_leases.sql";
+
+    private static final Logger log = LoggerFactory.getLogger(PostgresLock.class);
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+    private static final long ATTEMPTS_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final PostgresLockSettings settings;
+    private final LockListener listener;
+    private final PostgresCalls calls;
+    private final LeaseStatements statements;
+    private final ScheduledThreadPoolExecutor watchdogs;
+    private final ExecutorService renewals = Executors.newCachedThreadPool(DaemonThreads.named("seatlock-pg-renewal"));
+    private final ExecutorService callbacks = Executors.newCachedThreadPool(DaemonThreads.named("seatlock-callback"));
+    private final Set<PostgresLease> held = ConcurrentHashMap.newKeySet();
+    private final LeaseSupport support;
+    private final ReleaseNotifications notifications;
+    private final LongAdder attemptsInFlight = new LongAdder();
+    private volatile boolean closed;
+
+    private PostgresLock(DataSource dataSource, PostgresLockSettings settings, LockListener listener) {
+        this.settings = settings;
+        this.listener = LockListeners.guarded(List.of(listener));
+        this.calls = new PostgresCalls(dataSource, settings.callTimeout(), settings.table(), this.listener);
+        this.statements = new LeaseStatements(settings.table());
+        this.watchdogs = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-watchdog"));
+        this.watchdogs.setRemoveOnCancelPolicy(true);
+        this.support = new LeaseSupport(calls, statements, settings, this.listener, watchdogs, renewals, callbacks,
+                held::remove);
+        this.notifications = new ReleaseNotifications(dataSource, statements.channel(),
+                (int) Math.max(1, settings.callTimeout().toSeconds()));
+    }
+
+    /**
+     * The lock on a data source. It connects on first use.
+     *
+     * @param dataSource where the lease table is; best a pool of the lock's own whose wait for a connection is no
+     *                   longer than the call timeout, so that the application's busy pool cannot stall the lock
+     * @param settings   table, instance id, call timeout, safety margin, back-off
+     * @param listener   told what the lock does; whatever it throws is logged and ignored
+     * @return the lock
+     */
+    public static PostgresLock over(DataSource dataSource, PostgresLockSettings settings, LockListener listener) {
+        return new PostgresLock(Objects.requireNonNull(dataSource, "dataSource"),
+                Objects.requireNonNull(settings, "settings"), Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Creates the lease table and its sequence if they are missing ({@link #DDL_RESOURCE}, under the settings' table
+     * name), one replica at a time, and raises the sequence above every token in the table. Idempotent; run it when
+     * the application starts, before the first lock is taken (the migration gate needs the table before any
+     * migration runs).
+     *
+     * @throws LockUnavailableException if PostgreSQL did not answer within the call timeout or refused (no right to
+     *                                  create tables: run the DDL as an owner of the schema instead)
+     */
+    public void createTable() {
+        requireOpen();
+        String ddl = ddl(settings.table());
+        String table = settings.table();
+        calls.call("schema", connection -> {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            try (Statement s = connection.createStatement()) {
+                // CREATE ... IF NOT EXISTS is not safe against itself: replicas starting together take turns
+                s.execute("SELECT pg_advisory_xact_lock(hashtext('" + table + "'))");
+                s.execute(ddl);
+                s.execute("SELECT setval('" + table + "_tokens', m) FROM (SELECT max(fencing_token) AS m FROM " + table
+                        + ") t WHERE m > (SELECT last_value FROM " + table + "_tokens)");
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(autoCommit);
+            }
+            return null;
+        });
+    }
+
+    /** The shipped DDL with the table's (and its sequence's and constraint's) name put in. */
+    static String ddl(String table) {
+        try (InputStream in = PostgresLock.class.getClassLoader().getResourceAsStream(DDL_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(DDL_RESOURCE + " is missing from the class path");
+            }
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return text.replace(PostgresLockSettings.DEFAULT_TABLE, table);
+        } catch (IOException e) {
+            throw new IllegalStateException("could not read " + DDL_RESOURCE, e);
+        }
+    }
+
+    @Override
+    public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
+        return attempt(spec(name, ttl, impact), false).lease();
+    }
+
+    @Override
+    public AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
+        return attempt(spec(name, ttl, impact), true);
+    }
+
+    @Override
+    public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
+            throws InterruptedException {
+        LockSpec spec = spec(name, ttl, impact);
+        long deadline = System.nanoTime() + LockSpec.requireValidWait(maxWait);
+        long backoff = settings.minBackoff().toNanos();
+        while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
+            }
+            Optional<LockLease> lease = attempt(spec, false).lease();
+            if (lease.isPresent()) {
+                return lease.get();
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new LockNotAcquiredException("lock '" + name + "' was still held by another owner after " + maxWait);
+            }
+            long jittered = ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1);
+            awaitRelease(name, Duration.ofNanos(Math.min(left, jittered)));
+            backoff = Math.min(backoff * 2, settings.maxBackoff().toNanos());
+        }
+    }
+
+    /**
+     * Completes soon after the holder of {@code name} releases it, told by the release itself: this marks the lease
+     * row as waited for (one statement), and a marked lease's release sends a notification, which this lock hears on
+     * a connection of its own, opened on first use. Completes at once if the lock turns out to be free, and whenever
+     * the listening connection is (re)opened. Never completes if the holder's lease just expires, so wait with a bound
+     * of your own; cancel it when you stop waiting. Completes on a callback thread of this lock's ({@code
+     * seatlock-callback}), so what you chain on it may block, or call this lock.
+     */
+    @Override
+    public CompletableFuture<Void> whenReleased(String name) {
+        CompletableFuture<Void> heard = released(name);
+        CompletableFuture<Void> told = new CompletableFuture<>();
+        told.whenComplete((done, error) -> {
+            if (told.isCancelled()) {
+                heard.cancel(false);
+            }
+        });
+        heard.whenCompleteAsync((done, error) -> {
+            if (error == null) {
+                told.complete(null);
+            } else {
+                told.cancel(false);
+            }
+        }, callbacks);
+        return told;
+    }
+
+    /** As the interface says; the waiting thread is woken by the listener itself. */
+    @Override
+    public void awaitRelease(String name, Duration atMost) throws InterruptedException {
+        ReleaseHints.await(() -> released(name), atMost);
+    }
+
+    private CompletableFuture<Void> released(String name) {
+        requireOpen();
+        LockSpec.requireValidName(name);
+        CompletableFuture<Void> released = notifications.next(name);
+        notifications.listening().thenRunAsync(() -> {
+            try {
+                if (!calls.call(LockListeners.groupOf(name), c -> statements.markWaited(c, name))) {
+                    released.complete(null); // free already
+                }
+            } catch (LockUnavailableException e) {
+                log.debug("could not mark '{}' as waited for; the waiter polls: {}", name, e.getMessage());
+            }
+        }, renewals);
+        return released;
+    }
+
+    private AcquireAttempt attempt(LockSpec spec, boolean unlessDecided) {
+        attemptsInFlight.increment();
+        try {
+            requireOpen();
+            return attemptOnce(spec, unlessDecided);
+        } finally {
+            attemptsInFlight.decrement();
+        }
+    }
+
+    /** What one grant statement found. */
+    private record Answer(OptionalLong token, LeaseStatements.@Nullable Refusal refusal) {
+    }
+
+    private AcquireAttempt attemptOnce(LockSpec spec, boolean unlessDecided) {
+        String name = spec.name();
+        String group = LockListeners.groupOf(name);
+        listener.onAttempt(group);
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String owner = new UUID(random.nextLong(), random.nextLong()) + "@" + settings.instanceId();
+        long start = System.nanoTime();
+        long deadline = start + settings.callTimeout().toNanos();
+        Answer answer;
+        try {
+            answer = calls.callOrThrow(deadline, c -> {
+                // the row may be held by a guarded write; leave room for the answer within the bound
+                Duration rowWait = Duration.ofNanos((deadline - System.nanoTime()) * 3 / 4);
+                OptionalLong token = statements.grant(c, name, owner, settings.instanceId(), spec.ttl(), unlessDecided,
+                        rowWait);
+                return new Answer(token, token.isEmpty() && unlessDecided ? statements.refusal(c, name) : null);
+            });
+        } catch (SQLException e) {
+            if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) { // the row stayed in use for the whole wait
+                listener.onBusy(group);
+                return AcquireAttempt.busy(null);
+            }
+            listener.onUnavailable(group);
+            takeBack(name, owner); // whether it granted is unknown
+            throw calls.unavailable(group, e);
+        }
+        if (answer.token().isEmpty()) {
+            LeaseStatements.Refusal refusal = answer.refusal();
+            if (refusal != null && refusal.decided()) {
+                listener.onDecided(group);
+                return AcquireAttempt.alreadyDecided();
+            }
+            listener.onBusy(group);
+            return AcquireAttempt.busy(refusal == null ? null : refusal.busyFor());
+        }
+        PostgresLease lease = new PostgresLease(support, spec, group, owner,
+                new FencingToken(answer.token().getAsLong()), start);
+        if (!lease.isValid()) {
+            // PostgreSQL answered after the lease's own validity: someone else may already hold it. Not ours.
+            listener.onLateGrant(group);
+            takeBack(name, owner);
+            return AcquireAttempt.busy(null);
+        }
+        held.add(lease);
+        if (closed) { // close() waits for this attempt, then releases what is held: this grant too
+            throw new LockClosedException("this lock was closed while acquiring '" + name + "'; the grant is released "
+                    + "with it");
+        }
+        listener.onAcquired(group, spec.impact());
+        return AcquireAttempt.acquired(lease);
+    }
+
+    /** Releases a grant nobody will use, in the background; if PostgreSQL does not answer, it expires. */
+    private void takeBack(String name, String owner) {
+        try {
+            renewals.execute(() -> {
+                try {
+                    calls.call(LockListeners.groupOf(name), c -> statements.release(c, name, owner));
+                } catch (LockUnavailableException e) {
+                    log.debug("could not take back a grant of '{}'; it expires: {}", name, e.getMessage());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            log.debug("lock closed; a grant of '{}' nobody uses expires", name);
+        }
+    }
+
+    /** PostgreSQL keeps the ttl in whole milliseconds here; the local deadline is reckoned from the same. */
+    private LockSpec spec(String name, Duration ttl, OverlapImpact impact) {
+        LockSpec spec = new LockSpec(name, ttl, impact);
+        Duration whole = Duration.ofMillis(ttl.toMillis());
+        settings.requireUsable(whole);
+        return whole.equals(ttl) ? spec : new LockSpec(name, whole, impact);
+    }
+
+    @Override
+    public Optional<Duration> remainingTtl(String name) {
+        requireOpen();
+        LockSpec.requireValidName(name);
+        OptionalLong left = calls.call(LockListeners.groupOf(name), c -> statements.remainingMillis(c, name));
+        return left.isPresent() ? Optional.of(Duration.ofMillis(left.getAsLong())) : Optional.empty();
+    }
+
+    @Override
+    public Optional<String> holder(String name) {
+        requireOpen();
+        LockSpec.requireValidName(name);
+        return Optional.ofNullable(calls.call(LockListeners.groupOf(name), c -> statements.holder(c, name)));
+    }
+
+    /** An index range scan of the names that start with {@code namePrefix}. */
+    @Override
+    public Set<String> heldNames(String namePrefix) {
+        requireOpen();
+        LockSpec.requireValidNamePrefix(namePrefix);
+        return Set.copyOf(calls.call("status", c -> statements.heldNames(c, namePrefix)));
+    }
+
+    @Override
+    public Set<String> held(Collection<String> names) {
+        requireOpen();
+        if (names.isEmpty()) {
+            return Set.of();
+        }
+        return Set.copyOf(calls.call("status", c -> statements.held(c, names)));
+    }
+
+    /**
+     * One round trip to PostgreSQL, for health checks.
+     *
+     * @return how long it took
+     * @throws LockUnavailableException if PostgreSQL did not answer within the call timeout
+     * @throws LockClosedException      if this lock is closed
+     */
+    public Duration ping() {
+        requireOpen();
+        long start = System.nanoTime();
+        calls.call("health", c -> {
+            try (Statement s = c.createStatement()) {
+                return s.execute("SELECT 1");
+            }
+        });
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /**
+     * Leases this instance holds right now, for status pages such as {@code /actuator/locks}.
+     *
+     * @return the held leases (released and lost ones are gone)
+     */
+    public List<LockLease> heldLeases() {
+        return List.copyOf(held);
+    }
+
+    /**
+     * How this lock was set up.
+     *
+     * @return its settings
+     */
+    public PostgresLockSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Stops renewing, lets acquire calls under way land, releases what this instance holds (a grant that landed as it
+     * closed too) within one call timeout in all, and stops listening. The data source is the caller's and stays open.
+     * Afterwards every call of this lock is a {@link LockClosedException}, at once and with nothing sent; a second
+     * close does nothing.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        watchdogs.shutdownNow();
+        long deadline = calls.callDeadline();
+        while (attemptsInFlight.sum() > 0 && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(ATTEMPTS_POLL_NANOS);
+        }
+        List<CompletableFuture<Void>> releases = held.stream().map(lease -> CompletableFuture.runAsync(lease::close,
+                renewals)).toList();
+        try {
+            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
+                    .get(Math.max(0, calls.callDeadline() - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.warn("could not release every lock on close; they expire on their own: {}", e.getMessage());
+        }
+        renewals.shutdown();
+        callbacks.shutdown();
+        notifications.close();
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new LockClosedException("this lock is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresLock[" + settings.table() + ", " + settings.instanceId() + "]";
+    }
+
+}

@@ -1,0 +1,49 @@
+package io.seatlock.lock.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.seatlock.lock.LockListener;
+import io.seatlock.localservers.IsolatedServers;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The suites' locks: each on a pool of its own, as the starter makes one, closed with the test. */
+final class PostgresLocks implements AutoCloseable {
+
+    private final List<AutoCloseable> made = new ArrayList<>();
+
+    /** A pool whose wait for a connection is the lock's call bound. */
+    HikariDataSource pool(String jdbcUrl, String user, int size, Duration callTimeout) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setUsername(user);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(0);
+        config.setConnectionTimeout(Math.max(250, callTimeout.toMillis()));
+        config.setInitializationFailTimeout(-1);
+        config.addDataSourceProperty("connectTimeout", Math.max(1, callTimeout.toSeconds()));
+        HikariDataSource pool = new HikariDataSource(config);
+        made.add(pool);
+        return pool;
+    }
+
+    HikariDataSource pool(IsolatedServers servers) {
+        return pool(servers.jdbcUrl(), servers.postgres().user(), 8, Duration.ofSeconds(2));
+    }
+
+    PostgresLock lock(javax.sql.DataSource pool, PostgresLockSettings settings, LockListener listener) {
+        PostgresLock lock = PostgresLock.over(pool, settings, listener);
+        made.add(0, lock); // closed before its pool
+        return lock;
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (AutoCloseable c : made) {
+            c.close();
+        }
+        made.clear();
+    }
+}
