@@ -48,7 +48,9 @@ final class LeaseStatements {
                 // the sequence's value, drawn before this waited for the row, may be behind the row's own
                 + "fencing_token = GREATEST(EXCLUDED.fencing_token, l.fencing_token + 1), "
                 + "expires_at = clock_timestamp() + " + MILLIS + ", waited = false "
-                + "WHERE (l.owner_token IS NULL OR l.expires_at <= clock_timestamp()) "
+                // its own owner token: a grant tried again after its connection broke may have landed the first time
+                + "WHERE (l.owner_token IS NULL OR l.expires_at <= clock_timestamp() "
+                + "OR l.owner_token = EXCLUDED.owner_token) "
                 + "AND (NOT ? OR l.decided_until IS NULL OR l.decided_until <= clock_timestamp()) "
                 + "RETURNING fencing_token";
         this.refusal = "SELECT COALESCE(decided_until > clock_timestamp(), false), CASE WHEN " + LIVE

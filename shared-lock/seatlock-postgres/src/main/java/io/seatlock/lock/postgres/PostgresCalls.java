@@ -29,6 +29,7 @@ final class PostgresCalls {
     private static final Executor CALLING_THREAD = Runnable::run;
     private static final String UNDEFINED_TABLE = "42P01";
     private static final String UNDEFINED_OBJECT_PREFIX = "42P";
+    private static final int MAX_TRIES = 8;
 
     private final DataSource dataSource;
     private final Duration callTimeout;
@@ -69,8 +70,29 @@ final class PostgresCalls {
         }
     }
 
-    /** As {@link #call}, leaving the failure to the caller (a grant that timed out waiting for a row is busy). */
+    /**
+     * As {@link #call}, leaving the failure to the caller (a grant that timed out waiting for a row is busy). A pooled
+     * connection found broken (its backend was ended since it was last used) is dropped and the work tried again on
+     * another, within the same deadline and a few times at most (every idle connection of a pool may be broken): each statement is safe to repeat (a grant accepts its own owner token).
+     */
     <T> T callOrThrow(long deadline, Work<T> work) throws SQLException {
+        for (int tried = 1; ; tried++) {
+            try {
+                return once(deadline, work);
+            } catch (SQLException e) {
+                if (!isBrokenConnection(e) || tried == MAX_TRIES || deadline - System.nanoTime() <= 0) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean isBrokenConnection(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.equals("57P01")) && !(e instanceof SQLTransientConnectionException);
+    }
+
+    private <T> T once(long deadline, Work<T> work) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {

@@ -163,7 +163,7 @@ class PostgresLockTest {
 
     @Test
     void anExhaustedPoolIsUnavailableWithinTheCallBound() throws Exception {
-        HikariDataSource one = locks.pool(servers.jdbcUrl(), servers.postgres().user(), 1, Duration.ofMillis(500));
+        HikariDataSource one = locks.pool(servers, servers.jdbcUrl(), 1, Duration.ofMillis(500));
         PostgresLock starved = locks.lock(one, PostgresLockSettings.defaults().withCallTimeout(Duration.ofMillis(500)),
                 LockListener.NOOP);
         try (Connection taken = one.getConnection()) {
@@ -179,7 +179,7 @@ class PostgresLockTest {
 
     @Test
     void noConnectionIsHeldWhileALeaseIs() throws Exception {
-        HikariDataSource pool = locks.pool(servers.jdbcUrl(), servers.postgres().user(), 2, Duration.ofSeconds(2));
+        HikariDataSource pool = locks.pool(servers, servers.jdbcUrl(), 2, Duration.ofSeconds(2));
         PostgresLock lean = locks.lock(pool, PostgresLockSettings.defaults(), LockListener.NOOP);
         List<LockLease> leases = new ArrayList<>();
         for (int i = 0; i < 10; i++) {

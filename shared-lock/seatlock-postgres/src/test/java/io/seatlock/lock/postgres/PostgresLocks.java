@@ -15,10 +15,11 @@ final class PostgresLocks implements AutoCloseable {
     private final List<AutoCloseable> made = new ArrayList<>();
 
     /** A pool whose wait for a connection is the lock's call bound. */
-    HikariDataSource pool(String jdbcUrl, String user, int size, Duration callTimeout) {
+    HikariDataSource pool(IsolatedServers servers, String jdbcUrl, int size, Duration callTimeout) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
-        config.setUsername(user);
+        config.setUsername(servers.postgres().user());
+        config.setPassword(servers.postgres().password());
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(0);
         config.setConnectionTimeout(Math.max(250, callTimeout.toMillis()));
@@ -30,7 +31,7 @@ final class PostgresLocks implements AutoCloseable {
     }
 
     HikariDataSource pool(IsolatedServers servers) {
-        return pool(servers.jdbcUrl(), servers.postgres().user(), 8, Duration.ofSeconds(2));
+        return pool(servers, servers.jdbcUrl(), 8, Duration.ofSeconds(2));
     }
 
     PostgresLock lock(javax.sql.DataSource pool, PostgresLockSettings settings, LockListener listener) {
