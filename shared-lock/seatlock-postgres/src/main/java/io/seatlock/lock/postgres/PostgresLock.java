@@ -68,7 +68,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class PostgresLock implements DistributedLock, AutoCloseable {
 
     /** The lease table's DDL on the class path, for {@code spring.flyway.locations} or for running by hand. */
-    public static final String DDL_RESOURCE = "db/seatlock/R__seatlock_leases.sql";
+    public static final String DDL_RESOURCE = "db/seatlock/R__seatlock_lock_leases.sql";
 
     private static final Logger log = LoggerFactory.getLogger(PostgresLock.class);
     private static final String LOCK_NOT_AVAILABLE = "55P03";
@@ -147,14 +147,21 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
         });
     }
 
-    /** The shipped DDL with the table's (and its sequence's and constraint's) name put in. */
+    /** The shipped DDL with the table's (and its schema's, sequence's and constraint's) name put in. */
     static String ddl(String table) {
         try (InputStream in = PostgresLock.class.getClassLoader().getResourceAsStream(DDL_RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException(DDL_RESOURCE + " is missing from the class path");
             }
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return text.replace(PostgresLockSettings.DEFAULT_TABLE, table);
+            int dot = table.indexOf('.');
+            String schema = dot < 0 ? null : table.substring(0, dot);
+            String simple = table.substring(dot + 1);
+            String defaultSchema = PostgresLockSettings.DEFAULT_TABLE.substring(0, PostgresLockSettings.DEFAULT_TABLE.indexOf('.'));
+            return text.replace("CREATE SCHEMA IF NOT EXISTS " + defaultSchema + ";",
+                            schema == null ? "" : "CREATE SCHEMA IF NOT EXISTS " + schema + ";")
+                    .replace(PostgresLockSettings.DEFAULT_TABLE, table)
+                    .replace("CONSTRAINT leases_grant", "CONSTRAINT " + simple + "_grant");
         } catch (IOException e) {
             throw new IllegalStateException("could not read " + DDL_RESOURCE, e);
         }

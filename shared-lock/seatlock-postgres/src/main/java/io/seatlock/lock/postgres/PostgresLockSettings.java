@@ -26,7 +26,7 @@ public record PostgresLockSettings(String table, String instanceId, Duration cal
                                    Duration minSafetyMargin, Duration minBackoff, Duration maxBackoff) {
 
     /** The lease table's default name, the one in {@link PostgresLock#DDL_RESOURCE}. */
-    public static final String DEFAULT_TABLE = "seatlock_leases";
+    public static final String DEFAULT_TABLE = "seatlock.leases";
     private static final Pattern TABLE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,40}(\\.[a-z_][a-z0-9_]{0,40})?");
 
     /**
@@ -67,7 +67,7 @@ public record PostgresLockSettings(String table, String instanceId, Duration cal
     }
 
     /**
-     * The table {@code seatlock_leases}, this process's instance id, calls bounded by 2 s, a safety margin of 1 % of
+     * The table {@code seatlock.leases} (a schema of its own, see {@link PostgresLock#DDL_RESOURCE}), this process's instance id, calls bounded by 2 s, a safety margin of 1 % of
      * the ttl and at least 1 ms (PostgreSQL keeps expiry in microseconds by its own clock), back-off from 10 ms to
      * 200 ms.
      *

@@ -130,7 +130,7 @@ class PostgresFaultTest {
     @Test
     void aGrantWhoseAnswerIsLostIsUnknownToTheCallerAndExpiresWhereItCannotBeTakenBack() throws Exception {
         Duration ttl = Duration.ofMillis(1500);
-        proxy.blackholeAfterClientSends("INSERT INTO seatlock_leases");
+        proxy.blackholeAfterClientSends("INSERT INTO seatlock.leases");
         assertThatThrownBy(() -> viaProxy.tryAcquire("unknown", ttl, OverlapImpact.BROKEN_PROMISE))
                 .isInstanceOf(LockUnavailableException.class);
         assertThat(direct.holder("unknown")).as("the server granted it").contains("proxied");
@@ -163,7 +163,7 @@ class PostgresFaultTest {
 
     private boolean waited(String name) throws SQLException {
         try (Connection c = servers.dataSource().getConnection();
-             PreparedStatement s = c.prepareStatement("SELECT waited FROM seatlock_leases WHERE name = ?")) {
+             PreparedStatement s = c.prepareStatement("SELECT waited FROM seatlock.leases WHERE name = ?")) {
             s.setString(1, name);
             try (ResultSet rs = s.executeQuery()) {
                 return rs.next() && rs.getBoolean(1);

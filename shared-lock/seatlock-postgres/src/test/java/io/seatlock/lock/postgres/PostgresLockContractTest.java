@@ -63,7 +63,7 @@ class PostgresLockContractTest extends DistributedLockContract {
     protected void takeAway(String name) {
         DataSource database = servers.dataSource();
         try (Connection c = database.getConnection();
-             PreparedStatement delete = c.prepareStatement("DELETE FROM seatlock_leases WHERE name = ?")) {
+             PreparedStatement delete = c.prepareStatement("DELETE FROM seatlock.leases WHERE name = ?")) {
             delete.setString(1, name);
             delete.executeUpdate();
         } catch (SQLException e) {

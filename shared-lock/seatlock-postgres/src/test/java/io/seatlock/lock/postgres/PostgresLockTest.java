@@ -87,7 +87,7 @@ class PostgresLockTest {
         try (LockLease lease = lock.tryAcquire("grow", LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
             first = lease.fencingToken().value();
         }
-        execute("DELETE FROM seatlock_leases WHERE name = 'grow'");
+        execute("DELETE FROM seatlock.leases WHERE name = 'grow'");
         long afterDelete;
         try (LockLease lease = other.tryAcquire("grow", LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
             afterDelete = lease.fencingToken().value();
@@ -95,7 +95,7 @@ class PostgresLockTest {
         assertThat(afterDelete).isGreaterThan(first);
 
         // a restore that set the sequence back behind the rows: the row's own token still grows
-        execute("SELECT setval('seatlock_leases_tokens', 1)");
+        execute("SELECT setval('seatlock.leases_tokens', 1)");
         long afterSetBack;
         try (LockLease lease = lock.tryAcquire("grow", LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
             afterSetBack = lease.fencingToken().value();
@@ -103,9 +103,9 @@ class PostgresLockTest {
         assertThat(afterSetBack).isGreaterThan(afterDelete);
 
         // ... and createTable raises the sequence above every row, so a deleted row's name does not repeat a token
-        execute("SELECT setval('seatlock_leases_tokens', 1)");
+        execute("SELECT setval('seatlock.leases_tokens', 1)");
         lock.createTable();
-        execute("DELETE FROM seatlock_leases WHERE name = 'grow'");
+        execute("DELETE FROM seatlock.leases WHERE name = 'grow'");
         try (LockLease lease = other.tryAcquire("grow", LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow()) {
             assertThat(lease.fencingToken().value()).isGreaterThan(afterSetBack);
         }
@@ -114,7 +114,7 @@ class PostgresLockTest {
     @Test
     void aWaiterIsWokenByTheReleaseNotByItsPoll() throws Exception {
         // back-off of 20 s: a waiter that got the lock within a second was told by the release
-        PostgresLock slowPoller = locks.lock(locks.pool(servers), new PostgresLockSettings("seatlock_leases", "c",
+        PostgresLock slowPoller = locks.lock(locks.pool(servers), new PostgresLockSettings("seatlock.leases", "c",
                 Duration.ofSeconds(2), 0.01, Duration.ofMillis(1), Duration.ofSeconds(20), Duration.ofSeconds(20)),
                 LockListener.NOOP);
         LockLease held = lock.tryAcquire("handover", LONG, OverlapImpact.WASTED_WORK).orElseThrow();
@@ -234,7 +234,7 @@ class PostgresLockTest {
         try (Connection c = servers.dataSource().getConnection();
              PreparedStatement s = c.prepareStatement("SELECT owner_token, holder, fencing_token, waited, "
                      + "extract(epoch FROM expires_at - clock_timestamp()) * 1000 AS expires_in_ms "
-                     + "FROM seatlock_leases WHERE name = ?")) {
+                     + "FROM seatlock.leases WHERE name = ?")) {
             s.setString(1, name);
             try (ResultSet rs = s.executeQuery()) {
                 if (!rs.next()) {
@@ -253,7 +253,7 @@ class PostgresLockTest {
 
     private static long count() throws SQLException {
         try (Connection c = servers.dataSource().getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM seatlock_leases")) {
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM seatlock.leases")) {
             rs.next();
             return rs.getLong(1);
         }

@@ -31,7 +31,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * That still does not stop a paused leader from writing late: leader writes carry the epoch and
  * storage rejects older ones.
  *
- * <p>No callback and no Redis call runs under a lock of the election: a term changes atomically,
+ * <p>No callback and no call to the lock's store runs under a lock of the election: a term changes atomically,
  * {@link Candidate} callbacks run on the election's own callback thread, and a yielding leader hears
  * {@code onRevoked} (after any callback still running) before its lock is released. {@link #start()} starts the campaign thread;
  * the constructor starts nothing.
@@ -134,7 +134,7 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     /**
-     * Whether this replica leads now, on its own lease's local deadline (no Redis round trip).
+     * Whether this replica leads now, on its own lease's local deadline (no round trip to the store).
      * @return true while this candidate's term is valid
      */
     public boolean isLeader() {
@@ -180,8 +180,8 @@ public final class LeaderElection implements AutoCloseable {
         try {
             fence.admit(connection, lockName(), epoch.get());
         } catch (StaleFencingTokenException e) {
-            log.warn("{} wrote as leader of {} in epoch {} but a newer epoch exists; stepping down", candidate, group,
-                    epoch.get());
+            log.warn("{} wrote as leader of {} in epoch {} but the fence refused it ({}); stepping down", candidate, group,
+                    epoch.get(), e.getMessage());
             yieldLeadership();
             throw e;
         }
@@ -189,7 +189,7 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     /**
-     * Who leads this group now (any replica), from Redis. For status displays.
+     * Who leads this group now (any replica), as the lock's store says. For status displays.
      *
      * @return the leader's name, or empty if nobody leads
      */
@@ -211,8 +211,8 @@ public final class LeaderElection implements AutoCloseable {
      * Gives leadership up now: this candidate hears {@code onRevoked} (after any callback still running),
      * then its lock is released and others may take it; it campaigns again only a retry after the release, so another
      * candidate, woken by the release, takes over (with none, nobody leads for that retry). Waits for the
-     * revocation at most until the term's lease runs out (it expires then anyway), and for Redis at most the
-     * command timeout. Called from a callback of this election, it does not wait for itself.
+     * revocation at most until the term's lease runs out (it expires then anyway), and for the store at most its
+     * call bound. Called from a callback of this election, it does not wait for itself.
      */
     public void yieldLeadership() {
         LockLease l = current.get();
@@ -256,7 +256,7 @@ public final class LeaderElection implements AutoCloseable {
                         endTerm(term);
                     }
                 } catch (LockUnavailableException e) {
-                    log.debug("election {}: Redis unavailable: {}", group, e.getMessage());
+                    log.debug("election {}: the lock is unavailable: {}", group, e.getMessage());
                 } catch (LockClosedException e) {
                     // the application closes the lock: a term granted as it closed is released with it
                     log.info("election {}: the lock was closed; {} stops campaigning", group, candidate);
@@ -323,7 +323,7 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     /**
-     * Stops campaigning and gives leadership up, waiting for Redis at most the command timeout; the
+     * Stops campaigning and gives leadership up, waiting for the lock's store at most its call bound; the
      * last revocation is delivered before this returns (or is dropped after five seconds).
      */
     @Override

@@ -157,15 +157,15 @@ public final class MigrationGate {
     }
 
     /**
-     * A detail for a log line or a message, read from Redis: never a reason to change course. Redis failing just then
-     * must not turn "still held after max-wait" into the fallback for a Redis that is down (migrating under Flyway's
+     * A detail for a log line or a message, read from the lock's store: never a reason to change course. The store failing just then
+     * must not turn "still held after max-wait" into the fallback for a store that is down (migrating under Flyway's
      * own lock while another replica holds the gate).
      */
     private static String describe(Supplier<String> detail) {
         try {
             return detail.get();
         } catch (LockUnavailableException e) {
-            return "unknown (Redis did not answer: " + e.getMessage() + ")";
+            return "unknown (the lock's store did not answer: " + e.getMessage() + ")";
         }
     }
 
