@@ -3,7 +3,6 @@ package io.seatlock.lock.autoconfigure;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.leader.LeaderElection;
 import io.seatlock.lock.leader.LeaderElections;
-import io.seatlock.lock.redis.RedisLockClient;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -20,10 +19,10 @@ import java.util.Map;
 @Endpoint(id = "locks")
 public class LocksEndpoint {
 
-    private final @Nullable RedisLockClient lock;
+    private final @Nullable ReplicaLocks lock;
     private final @Nullable LeaderElections leaders;
 
-    LocksEndpoint(@Nullable RedisLockClient lock, @Nullable LeaderElections leaders) {
+    LocksEndpoint(@Nullable ReplicaLocks lock, @Nullable LeaderElections leaders) {
         this.lock = lock;
         this.leaders = leaders;
     }
@@ -37,8 +36,8 @@ public class LocksEndpoint {
     public Map<String, Object> locks() {
         Map<String, Object> view = new LinkedHashMap<>();
         if (lock != null) {
-            view.put("instance", lock.settings().instanceId());
-            view.put("held", lock.heldLeases().stream().map(lease -> {
+            view.put("instance", lock.instanceId());
+            view.put("held", lock.held().get().stream().map(lease -> {
                 Map<String, Object> l = new LinkedHashMap<>();
                 l.put("name", lease.name());
                 l.put("fencingToken", lease.fencingToken().value());
@@ -62,7 +61,7 @@ public class LocksEndpoint {
         try {
             g.put("leader", election.leader().orElse(null));
         } catch (LockUnavailableException e) {
-            g.put("leader", "unknown: Redis unavailable");
+            g.put("leader", "unknown: the lock's store is unavailable");
         }
         return g;
     }

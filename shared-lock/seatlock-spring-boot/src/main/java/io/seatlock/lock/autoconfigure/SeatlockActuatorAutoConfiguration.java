@@ -1,7 +1,7 @@
 package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.leader.LeaderElections;
-import io.seatlock.lock.redis.RedisLockClient;
+import io.seatlock.lock.DistributedLock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -16,11 +16,12 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Actuator parts, when the application has Actuator: the {@code seatlock} health indicator (for the
- * Redis lock this library wired, not for a lock of the application's own) and the {@code locks} endpoint,
+ * lock this library wired, on either store, not for a lock of the application's own) and the {@code locks} endpoint,
  * exposed only when the application includes it.
  */
-@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockLeaderAutoConfiguration.class})
-@ConditionalOnClass(RedisLockClient.class)
+@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class,
+        SeatlockLeaderAutoConfiguration.class})
+@ConditionalOnClass(DistributedLock.class)
 public class SeatlockActuatorAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
@@ -28,9 +29,9 @@ public class SeatlockActuatorAutoConfiguration {
     @ConditionalOnEnabledHealthIndicator("seatlock")
     static class Health {
         @Bean
-        @ConditionalOnBean(RedisLockClient.class)
+        @ConditionalOnBean(ReplicaLocks.class)
         @ConditionalOnMissingBean(name = "seatlockHealthIndicator")
-        SeatlockHealthIndicator seatlockHealthIndicator(RedisLockClient lock) {
+        SeatlockHealthIndicator seatlockHealthIndicator(ReplicaLocks lock) {
             return new SeatlockHealthIndicator(lock);
         }
     }
@@ -41,7 +42,7 @@ public class SeatlockActuatorAutoConfiguration {
     static class Locks {
         @Bean
         @ConditionalOnMissingBean
-        LocksEndpoint locksEndpoint(ObjectProvider<RedisLockClient> lock, ObjectProvider<LeaderElections> leaders) {
+        LocksEndpoint locksEndpoint(ObjectProvider<ReplicaLocks> lock, ObjectProvider<LeaderElections> leaders) {
             return new LocksEndpoint(lock.getIfAvailable(), leaders.getIfAvailable());
         }
     }

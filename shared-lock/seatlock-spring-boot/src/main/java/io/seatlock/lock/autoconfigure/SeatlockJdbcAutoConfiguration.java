@@ -25,7 +25,7 @@ import javax.sql.DataSource;
  * jobs ({@link JobSlots} on the application's {@link JdbcTemplate}, and a scheduler wrapper that lets
  * each cron run know its own fire time).
  */
-@AutoConfiguration(after = SeatlockLockAutoConfiguration.class,
+@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class},
         afterName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
                 "org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration"})
 @ConditionalOnClass(PostgresFence.class)

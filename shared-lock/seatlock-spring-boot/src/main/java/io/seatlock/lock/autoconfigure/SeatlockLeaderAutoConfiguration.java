@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Bean;
  * application has, run with the application context; grants and revocations are published as
  * {@link LeadershipGranted} and {@link LeadershipRevoked} events.
  */
-@AutoConfiguration(after = SeatlockLockAutoConfiguration.class)
+@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class})
 @ConditionalOnClass(LeaderElections.class)
 @ConditionalOnBean(DistributedLock.class)
 @ConditionalOnBooleanProperty(name = "seatlock.leader.enabled", matchIfMissing = true)

@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -23,6 +24,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
@@ -30,11 +32,12 @@ import org.springframework.util.ClassUtils;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 
 import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationException.checked;
 
 /**
- * The Redis lock from {@code seatlock.lock.*}: on {@code seatlock.lock.redis-url} or
+ * The Redis lock from {@code seatlock.lock.*}, when Redis is the store ({@link SeatlockStoreCondition}): on {@code seatlock.lock.redis-url} or
  * {@code cluster-nodes} when set, else on the application's own {@code spring.data.redis.*} connection
  * (when Spring Data Redis is on the class path); carried by Lettuce or Jedis ({@code seatlock.lock.client-type}).
  * Backs off when the application defines its own {@link DistributedLock}; Micrometer metrics when Micrometer is on
@@ -43,6 +46,7 @@ import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationExcepti
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass(RedisLockClient.class)
 @ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
+@Conditional(SeatlockStoreCondition.OnRedis.class)
 @EnableConfigurationProperties(SeatlockLockProperties.class)
 public class SeatlockLockAutoConfiguration {
 
@@ -78,6 +82,13 @@ public class SeatlockLockAutoConfiguration {
         RedisLockClient lock = RedisLockClient.over(transport, settings, listener);
         connect(lock, endpoints, timeouts);
         return lock;
+    }
+
+    @Bean
+    @ConditionalOnBean(RedisLockClient.class)
+    ReplicaLocks seatlockReplicaLocks(RedisLockClient lock) {
+        return new ReplicaLocks(lock::ping, lock.settings().instanceId(), lock::heldLeases,
+                Map.of("store", "redis", "keyPrefix", lock.settings().keyPrefix(), "client", lock.client()));
     }
 
     static RedisTimeouts timeoutsOf(SeatlockLockProperties properties) {

@@ -9,10 +9,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Settings of the Redis lock ({@code seatlock.lock.*}). Values are checked where the lock is built, so a
+ * Settings of the lock ({@code seatlock.lock.*}), on Redis or on PostgreSQL. Values are checked where the lock is built, so a
  * bad one stops the application with a message naming it.
  *
- * @param enabled          Whether to register the Redis lock.
+ * @param enabled          Whether to register the lock.
  * @param keyPrefix        Put before every Redis key; give each application (and each test) its own. No braces.
  * @param instanceId       This process's name in owner tokens, leader elections and job-slot records. Defaults to
  *                         the host name and the process id, host-pid. Not ending in |waited, the mark a waiter adds
@@ -43,6 +43,10 @@ import java.util.List;
  * @param minBackoff       First pause between attempts of a blocking acquire.
  * @param maxBackoff       Longest pause between attempts of a blocking acquire.
  * @param replication      Whether grants and renewals wait for replicas (Redis WAIT), to survive a failover.
+ * @param store            Where the lock keeps its leases: redis or postgres. Defaults to redis when a Redis is
+ *                         configured (seatlock.lock.redis-url, cluster-nodes or spring.data.redis.*), else to postgres
+ *                         when seatlock-postgres and the PostgreSQL driver are on the class path, else redis.
+ * @param postgres         The PostgreSQL lock (seatlock.lock.store=postgres), on the application's database.
  */
 @ConfigurationProperties("seatlock.lock")
 public record SeatlockLockProperties(
@@ -59,7 +63,9 @@ public record SeatlockLockProperties(
         @DefaultValue("1ms") Duration minSafetyMargin,
         @DefaultValue("10ms") Duration minBackoff,
         @DefaultValue("200ms") Duration maxBackoff,
-        @DefaultValue Replication replication) {
+        @DefaultValue Replication replication,
+        @Nullable Store store,
+        @DefaultValue Postgres postgres) {
 
     /**
      * Grants and renewals acknowledged by replicas: a failover that promotes one of them keeps every grant the
@@ -70,6 +76,30 @@ public record SeatlockLockProperties(
      * @param timeout  How long a grant or renewal waits for those replicas (within the command timeout).
      */
     public record Replication(@DefaultValue("0") int replicas, @DefaultValue("100ms") Duration timeout) {
+    }
+
+    /**
+     * The PostgreSQL lock, on the application's own database (spring.datasource.*) through a small pool of its own, so
+     * that a busy application pool cannot stall it and no migration waits for a connection the lock holds.
+     *
+     * @param table       The lease table, optionally schema-qualified; created with its schema and token sequence
+     *                    when the application starts unless create-table is false.
+     * @param callTimeout Longest wait for PostgreSQL (a connection from the lock's pool, the statement and its answer)
+     *                    before LockUnavailableException.
+     * @param poolSize    Connections of the lock's own pool: one per call under way, one for the release listener.
+     * @param createTable Whether to create the lease table (and its schema and sequence) when the application starts,
+     *                    before the migration gate. Off: run db/seatlock/R__seatlock_lock_leases.sql yourself first.
+     */
+    public record Postgres(@DefaultValue("seatlock.leases") String table, @DefaultValue("2s") Duration callTimeout,
+                           @DefaultValue("10") int poolSize, @DefaultValue("true") boolean createTable) {
+    }
+
+    /** Where the lock keeps its leases. */
+    public enum Store {
+        /** Redis (seatlock-redis-lettuce or seatlock-redis-jedis): latency, and the on-sale crowd. */
+        REDIS,
+        /** PostgreSQL (seatlock-postgres): one server fewer, and writes fenced by the lease itself. */
+        POSTGRES
     }
 
     /** The Redis clients the lock runs on. */

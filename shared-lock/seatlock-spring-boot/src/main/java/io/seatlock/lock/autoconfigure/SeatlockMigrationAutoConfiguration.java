@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** Puts Flyway behind the migration gate when the application has Flyway and a {@link DistributedLock}. */
-@AutoConfiguration(after = SeatlockLockAutoConfiguration.class,
+@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class},
         beforeName = "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration")
 @ConditionalOnClass({Flyway.class, FlywayMigrationStrategy.class, MigrationGate.class})
 @ConditionalOnBean(DistributedLock.class)

@@ -92,6 +92,7 @@ class SeatlockOptionalDependenciesTest {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(SeatlockLockAutoConfiguration.class))
                 .withClassLoader(withoutSpringDataRedis())
+                .withPropertyValues("seatlock.lock.store=redis")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("seatlock.lock.redis-url")

@@ -30,15 +30,31 @@ class StartupFailureReportTest {
     static final IsolatedServers servers = new IsolatedServers("StartupFailureReportTest");
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({SeatlockLockAutoConfiguration.class, SeatlockLeaderAutoConfiguration.class})
+    @ImportAutoConfiguration({SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class,
+            SeatlockLeaderAutoConfiguration.class})
     static class App {
     }
 
     @Test
     void noRedisSettingsAtAll(CapturedOutput output) {
         startFails();
+        assertReport(output, "No store is configured for the seatlock lock: no Redis (seatlock.lock.redis-url, "
+                + "seatlock.lock.cluster-nodes or spring.data.redis.*) and no PostgreSQL database (spring.datasource.url)",
+                "Set seatlock.lock.redis-url (or spring.data.redis.host) to the Redis every replica shares, or "
+                + "spring.datasource.url to the PostgreSQL they share");
+    }
+
+    @Test
+    void noRedisSettingsWithRedisAsTheStore(CapturedOutput output) {
+        startFails("seatlock.lock.store=redis");
         assertReport(output, "No Redis is configured for the seatlock lock",
                 "Set seatlock.lock.redis-url (or seatlock.lock.cluster-nodes) to the Redis every replica shares");
+    }
+
+    @Test
+    void aStoreThatIsNotOne(CapturedOutput output) {
+        startFails("seatlock.lock.store=mysql");
+        assertReport(output, "Invalid seatlock.lock.store: 'mysql'.", "Set seatlock.lock.store to redis or postgres.");
     }
 
     @ParameterizedTest

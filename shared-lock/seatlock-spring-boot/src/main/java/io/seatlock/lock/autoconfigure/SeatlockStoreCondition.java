@@ -1,0 +1,90 @@
+package io.seatlock.lock.autoconfigure;
+
+import io.seatlock.lock.autoconfigure.SeatlockLockProperties.Store;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.ClassUtils;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Which store the lock uses ({@code seatlock.lock.store}); when unset, Redis where one is configured, else PostgreSQL
+ * where seatlock-postgres and the PostgreSQL driver are on the class path, else Redis (whose auto-configuration then
+ * says that no Redis is configured). Decided from properties and the class path alone, so both auto-configurations
+ * agree before any bean exists.
+ */
+abstract class SeatlockStoreCondition extends SpringBootCondition {
+
+    private static final List<String> REDIS_LOCATIONS = List.of("seatlock.lock.redis-url", "seatlock.lock.cluster-nodes",
+            "seatlock.lock.cluster-nodes[0]", "spring.data.redis.host", "spring.data.redis.url",
+            "spring.data.redis.sentinel.nodes", "spring.data.redis.sentinel.nodes[0]", "spring.data.redis.cluster.nodes",
+            "spring.data.redis.cluster.nodes[0]");
+    static final String POSTGRES_LOCK = "io.seatlock.lock.postgres.PostgresLock";
+    static final String POSTGRES_DRIVER = "org.postgresql.PGConnection";
+
+    private final Store store;
+
+    SeatlockStoreCondition(Store store) {
+        this.store = store;
+    }
+
+    @Override
+    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+        Store chosen = chosen(context.getEnvironment(), context.getClassLoader());
+        return new ConditionOutcome(chosen == store, "seatlock.lock.store is " + chosen.name().toLowerCase(Locale.ROOT)
+                + (context.getEnvironment().containsProperty("seatlock.lock.store") ? "" : " (not set: " + why(chosen) + ")"));
+    }
+
+    static Store chosen(Environment environment, ClassLoader classLoader) {
+        String set = environment.getProperty("seatlock.lock.store");
+        if (set != null && !set.isBlank()) {
+            Store asked;
+            try {
+                asked = Store.valueOf(set.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidSeatlockConfigurationException("Invalid seatlock.lock.store: '" + set + "'.",
+                        "Set seatlock.lock.store to redis or postgres.", e);
+            }
+            if (asked == Store.POSTGRES && !(ClassUtils.isPresent(POSTGRES_LOCK, classLoader)
+                    && ClassUtils.isPresent(POSTGRES_DRIVER, classLoader))) {
+                throw new InvalidSeatlockConfigurationException("seatlock.lock.store is postgres, but io.seatlock:"
+                        + "seatlock-postgres or the PostgreSQL driver (org.postgresql:postgresql) is not on the class path.",
+                        "Add org.postgresql:postgresql (seatlock-spring-boot-starter has seatlock-postgres), or set "
+                        + "seatlock.lock.store=redis.", null);
+            }
+            return asked;
+        }
+        if (redisConfigured(environment)) {
+            return Store.REDIS;
+        }
+        return ClassUtils.isPresent(POSTGRES_LOCK, classLoader) && ClassUtils.isPresent(POSTGRES_DRIVER, classLoader)
+                ? Store.POSTGRES : Store.REDIS;
+    }
+
+    private static boolean redisConfigured(Environment environment) {
+        return REDIS_LOCATIONS.stream().anyMatch(environment::containsProperty);
+    }
+
+    private static String why(Store chosen) {
+        return chosen == Store.POSTGRES ? "no Redis is configured, and seatlock-postgres and the PostgreSQL driver are "
+                + "on the class path" : "a Redis is configured, or seatlock-postgres or the PostgreSQL driver is missing";
+    }
+
+    /** The Redis lock is the store. */
+    static final class OnRedis extends SeatlockStoreCondition {
+        OnRedis() {
+            super(Store.REDIS);
+        }
+    }
+
+    /** The PostgreSQL lock is the store. */
+    static final class OnPostgres extends SeatlockStoreCondition {
+        OnPostgres() {
+            super(Store.POSTGRES);
+        }
+    }
+}
