@@ -1,7 +1,7 @@
 package io.seatlock.jobs;
 
+import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
-import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.leader.LeaderElection;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -20,7 +20,7 @@ public final class PausedLeader {
     /** Writes {@code action} to {@code leader_actions} under {@code epoch}, through the replica's fence. */
     public static void write(ApplicationContext replica, String group, FencingToken epoch, String holder, String action) {
         JdbcTemplate jdbc = replica.getBean(JdbcTemplate.class);
-        PostgresFence fence = replica.getBean(PostgresFence.class);
+        Fence fence = replica.getBean(Fence.class);
         replica.getBean(TransactionTemplate.class).executeWithoutResult(tx -> jdbc.execute((ConnectionCallback<Void>) c -> {
             fence.admit(c, LeaderElection.lockNameOf(group), epoch);
             jdbc.update("INSERT INTO leader_actions (group_name, epoch, holder, action) VALUES (?, ?, ?, ?)", group,

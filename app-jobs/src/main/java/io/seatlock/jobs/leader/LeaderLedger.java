@@ -1,7 +1,7 @@
 package io.seatlock.jobs.leader;
 
+import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
-import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.leader.LeaderElection;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -9,17 +9,18 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Leader-only writes, each carrying its epoch. The fence row is written in the same transaction, so a
- * write from an older epoch than the newest accepted one fails with
- * {@link io.seatlock.lock.StaleFencingTokenException} and leaves nothing behind.
+ * Leader-only writes, each carrying its epoch, admitted by the library's fence in the same transaction: on Redis the
+ * token fence (a write from an older epoch than the newest accepted one is refused), on PostgreSQL the lease fence (a
+ * write whose term is no longer current is refused, even before a newer leader writes). Either way a refused write
+ * fails with {@link io.seatlock.lock.StaleFencingTokenException} and leaves nothing behind.
  */
 @Component
 public class LeaderLedger {
 
     private final JdbcTemplate jdbc;
-    private final PostgresFence fence;
+    private final Fence fence;
 
-    LeaderLedger(JdbcTemplate jdbc, PostgresFence fence) {
+    LeaderLedger(JdbcTemplate jdbc, Fence fence) {
         this.jdbc = jdbc;
         this.fence = fence;
     }

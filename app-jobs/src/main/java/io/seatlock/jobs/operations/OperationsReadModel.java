@@ -16,10 +16,7 @@ import io.seatlock.lock.leader.LeaderElections;
 import io.seatlock.lock.slots.JobSlots;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
-import io.seatlock.lock.fencing.PostgresFence;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.jdbc.core.ConnectionCallback;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -30,10 +27,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.OptionalLong;
 
 /**
- * The operations page's read model: leaders and their epochs (from the library's elections and fence), job
+ * The operations page's read model: leaders and their epochs (from the library's elections and the leader ledger), job
  * runs (the library's slot records), payments, leader writes, fencing counts and the migration history.
  */
 @Component
@@ -42,20 +38,16 @@ class OperationsReadModel {
     private static final int RECENT = 12;
 
     private final JdbcClient jdbc;
-    private final JdbcTemplate jdbcTemplate;
-    private final PostgresFence fence;
     private final DistributedLock lock;
     private final JobSlots slots;
     private final MeterRegistry meters;
     private final ObjectProvider<LeaderElections> elections;
     private final ObjectProvider<Flyway> flyway;
 
-    OperationsReadModel(JdbcClient jdbc, JdbcTemplate jdbcTemplate, PostgresFence fence, DistributedLock lock,
+    OperationsReadModel(JdbcClient jdbc, DistributedLock lock,
                         JobSlots slots, MeterRegistry meters, ObjectProvider<LeaderElections> elections,
                         ObjectProvider<Flyway> flyway) {
         this.jdbc = jdbc;
-        this.jdbcTemplate = jdbcTemplate;
-        this.fence = fence;
         this.lock = lock;
         this.slots = slots;
         this.meters = meters;
@@ -63,7 +55,7 @@ class OperationsReadModel {
         this.flyway = flyway;
     }
 
-    /** Everything the operations page shows, read now from the library, PostgreSQL, Redis and the meters. */
+    /** Everything the operations page shows, read now from the library, its lock's store, PostgreSQL and the meters. */
     OperationsView read() {
         return new OperationsView(slots.runner(), leaders(), jobRuns(), payments(), fencing(), migrations());
     }
@@ -87,10 +79,10 @@ class OperationsReadModel {
         }).toList();
     }
 
-    /** The newest epoch the fence has admitted for the group: storage's word, not this replica's. */
+    /** The newest epoch a leader of the group wrote in: storage's word, not this replica's. */
     private Long newestEpoch(LeaderElection election) {
-        OptionalLong newest = jdbcTemplate.execute((ConnectionCallback<OptionalLong>) c -> fence.newest(c, election.lockName()));
-        return newest != null && newest.isPresent() ? newest.getAsLong() : null;
+        return jdbc.sql("SELECT max(epoch) FROM leader_actions WHERE group_name = ?").param(election.group())
+                .query(Long.class).optional().orElse(null);
     }
 
     private List<JobRun> jobRuns() {

@@ -4,16 +4,16 @@ import java.time.OffsetDateTime;
 import java.util.List;
 
 /**
- * What the operations page shows, as one replica sees it. Leader, lease and epoch come from Redis and the
- * fence table, so every replica shows the same; the fencing counters are this replica's own.
+ * What the operations page shows, as one replica sees it. Leader, lease and epoch come from the lock's store (Redis
+ * or PostgreSQL) and the leader ledger, so every replica shows the same; the fencing counters are this replica's own.
  */
 public record OperationsView(String replica, List<LeaderGroup> leaders, List<JobRun> jobRuns, Payments payments,
                              Fencing fencing, List<Migration> migrations) {
 
     /**
-     * @param leader           who leads now, from Redis; null if nobody does, "unknown" if Redis cannot be asked
-     * @param leaseLeftMillis  time left on the leader's lease in Redis (PTTL); null if nobody leads or unknown
-     * @param epoch            the newest epoch storage has accepted for this group (its fence row); null before any
+     * @param leader           who leads now, from the lock's store; null if nobody does, "unknown" if it cannot be asked
+     * @param leaseLeftMillis  time left on the leader's lease in the lock's store; null if nobody leads or unknown
+     * @param epoch            the newest epoch a leader of this group wrote in (the leader ledger); null before any
      * @param thisReplicaLeads whether the replica serving the page leads this group
      */
     public record LeaderGroup(String group, String leader, Long leaseLeftMillis, Long epoch, boolean thisReplicaLeads) {

@@ -117,8 +117,8 @@ final class PostgresCalls {
                 && e.getMessage().contains(table)) {
             return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "': the lease table '"
                     + table + "' (or its sequence " + table + "_tokens) does not exist; create it with "
-                    + PostgresLock.DDL_RESOURCE + " (the lock does on start unless told not to, or add "
-                    + "classpath:db/seatlock to spring.flyway.locations)", e);
+                    + PostgresLock.DDL_RESOURCE + " before the application starts, or let the lock create it "
+                    + "(PostgresLock.createTable; the Spring Boot starter does unless told not to)", e);
         }
         return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "' within " + callTimeout
                 + ": " + reason(e), e);

@@ -67,8 +67,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class PostgresLock implements DistributedLock, AutoCloseable {
 
-    /** The lease table's DDL on the class path, for {@code spring.flyway.locations} or for running by hand. */
-    public static final String DDL_RESOURCE = "db/seatlock/R__seatlock_lock_leases.sql";
+    /**
+     * The lease table's DDL on the class path (in a location of its own, so that {@code classpath:db/seatlock} in
+     * Flyway's locations does not create it for an application on Redis), for running by hand.
+     */
+    public static final String DDL_RESOURCE = "db/seatlock-lock/R__seatlock_lock_leases.sql";
 
     private static final Logger log = LoggerFactory.getLogger(PostgresLock.class);
     private static final String LOCK_NOT_AVAILABLE = "55P03";

@@ -88,7 +88,7 @@ public record SeatlockLockProperties(
      *                    before LockUnavailableException.
      * @param poolSize    Connections of the lock's own pool: one per call under way, one for the release listener.
      * @param createTable Whether to create the lease table (and its schema and sequence) when the application starts,
-     *                    before the migration gate. Off: run db/seatlock/R__seatlock_lock_leases.sql yourself first.
+     *                    before the migration gate. Off: run db/seatlock-lock/R__seatlock_lock_leases.sql yourself first.
      */
     public record Postgres(@DefaultValue("seatlock.leases") String table, @DefaultValue("2s") Duration callTimeout,
                            @DefaultValue("10") int poolSize, @DefaultValue("true") boolean createTable) {

@@ -92,7 +92,7 @@ class SeatlockStoreChoiceTest {
                     InvalidSeatlockConfigurationException report = findReport(context.getStartupFailure());
                     assertThat(report.description()).contains("table absent.leases cannot be used")
                             .contains("'absent.leases'").contains("does not exist");
-                    assertThat(report.action()).contains("db/seatlock/R__seatlock_lock_leases.sql");
+                    assertThat(report.action()).contains("db/seatlock-lock/R__seatlock_lock_leases.sql");
                 });
         try (Connection c = servers.dataSource().getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname = 'absent'")) {

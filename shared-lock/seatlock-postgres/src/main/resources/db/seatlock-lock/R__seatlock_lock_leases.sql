@@ -1,8 +1,8 @@
 -- seatlock: the PostgreSQL lock's leases (io.seatlock.lock.postgres.PostgresLock), one row per lock name, kept
 -- after a release so that its fencing token only grows. In a schema of its own, so that creating it before the
 -- application's first migration leaves the application's schema empty for Flyway. The lock creates this when it
--- starts unless told not to; else add classpath:db/seatlock to spring.flyway.locations, or run this file yourself.
--- Idempotent.
+-- starts (PostgresLock.createTable) unless told not to; else run this file yourself before the application starts
+-- (the migration gate needs the table before any migration runs). Idempotent.
 CREATE SCHEMA IF NOT EXISTS seatlock;
 CREATE SEQUENCE IF NOT EXISTS seatlock.leases_tokens AS bigint CACHE 1;
 CREATE TABLE IF NOT EXISTS seatlock.leases (
