@@ -14,3 +14,10 @@ CREATE TABLE example_leader_writes (
     epoch  bigint NOT NULL,
     holder text   NOT NULL
 );
+
+CREATE TABLE example_ledger (
+    id      bigserial PRIMARY KEY,
+    account text   NOT NULL,
+    cents   bigint NOT NULL,
+    token   bigint NOT NULL
+);
