@@ -37,7 +37,9 @@ class SharedDevServersTest {
         static Run start(int postgresPort, int redisPort) throws IOException {
             Path joined = Files.createTempFile("dev-run", ".joined");
             Files.delete(joined);
-            List<String> command = new ArrayList<>(List.of("setsid",
+            // env --default-signal: a build started in the background (nohup, &) ignores SIGINT, and a JVM that
+            // inherits that never hears Ctrl-C; a terminal's command does not ignore it
+            List<String> command = new ArrayList<>(List.of("setsid", "env", "--default-signal=INT",
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
                     "-cp", System.getProperty("java.class.path"), DevRun.class.getName(), joined.toString()));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
