@@ -24,7 +24,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Runs the benchmarks side by side on the same servers and writes Markdown tables and PNG plots to
- * {@code bench/results}. Arguments: {@code lock}, {@code onsale}, {@code growth}, {@code replicas}, {@code handover}, {@code crowd} or {@code all}.
+ * {@code bench/results}. Arguments: {@code lock}, {@code onsale}, {@code growth}, {@code replicas}, {@code postgres}, {@code handover},
+ * {@code crowd} or {@code all}.
  */
 public final class BenchMain {
 
@@ -66,6 +67,9 @@ public final class BenchMain {
         }
         if (what.equals("crowd") || what.equals("all")) {
             onSaleCrowd();
+        }
+        if (what.equals("postgres") || what.equals("all")) {
+            postgresStore();
         }
         if (what.equals("handover") || what.equals("all")) {
             write("hand-over.md", HandOver.run(Integer.getInteger("bench.rounds", 300), Integer.getInteger("bench.leader-rounds", 50),
@@ -521,6 +525,46 @@ public final class BenchMain {
         bookings.getStyler().setYAxisMin(0.0);
         bookings.addSeries("two app-seats replicas, bouncer on", sizes.stream().map(Integer::doubleValue).toList(), bookingRate);
         BitmapEncoder.saveBitmap(bookings, OUT.resolve("booking-seats").toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /**
+     * The PostgreSQL store against ShedLock's and Spring Integration's JDBC locks on the same database: pairs per
+     * second at 1, 8 and 64 threads (JMH, {@code bench.forks} forks, all three in one run), and the hand-over.
+     */
+    private static void postgresStore() throws Exception {
+        List<String> impls = List.of("SEATLOCK_POSTGRES", "SHEDLOCK_JDBC", "SPRING_INTEGRATION_JDBC");
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "Acquire-and-release pairs per second, each "
+                + "thread on names of its own; %d forks x 4 x 3 s per figure (after 2 x 2 s warm-up); ± is JMH's 99.9 %% "
+                + "confidence half-width; a ratio's range divides the low end of one figure by the high end of the "
+                + "other, and the reverse. seatlock's pair carries a fencing token; neither other does.%n%n", FORKS));
+        md.append("| threads | seatlock `PostgresLock` | ShedLock `JdbcTemplateLockProvider` (db time) "
+                + "| Spring Integration `JdbcLockRegistry` | seatlock / ShedLock | seatlock / Spring Integration |\n"
+                + "|---|---|---|---|---|---|\n");
+        for (int threads : new int[] {1, 8, 64}) {
+            OptionsBuilder options = new OptionsBuilder();
+            options.include(PostgresRoundTrip.class.getName() + ".acquireRelease").threads(threads).forks(FORKS)
+                    .warmupIterations(2).warmupTime(TimeValue.seconds(2))
+                    .measurementIterations(4).measurementTime(TimeValue.seconds(3))
+                    .jvmArgs("-Xmx1g").mode(Mode.Throughput)
+                    .param("impl", impls.toArray(String[]::new)).shouldFailOnError(true);
+            Map<String, Figure> byImpl = new LinkedHashMap<>();
+            for (RunResult r : new Runner(options.build()).run()) {
+                byImpl.put(r.getParams().getParam("impl"), Figure.of(r.getPrimaryResult(), 1e6));
+            }
+            Figure ours = byImpl.get("SEATLOCK_POSTGRES");
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s |%n", threads, ours.show("%.0f"),
+                    byImpl.get("SHEDLOCK_JDBC").show("%.0f"), byImpl.get("SPRING_INTEGRATION_JDBC").show("%.0f"),
+                    ratio(ours, byImpl.get("SHEDLOCK_JDBC")), ratio(ours, byImpl.get("SPRING_INTEGRATION_JDBC"))));
+        }
+        md.append("\nHand-over, from the holder's release call to the waiter holding the lock (300 rounds after 30 "
+                + "uncounted):\n\n");
+        md.append(PostgresHandOver.run(Integer.getInteger("bench.rounds", 300), 30));
+        write("postgres-store.md", md.toString());
+    }
+
+    private static String ratio(Figure a, Figure b) {
+        return String.format(Locale.ROOT, "%.2fx [%.2f, %.2f]", a.mean() / b.mean(),
+                (a.mean() - a.error()) / (b.mean() + b.error()), (a.mean() + a.error()) / Math.max(1e-9, b.mean() - b.error()));
     }
 
     private static void write(String name, String markdown) throws Exception {
