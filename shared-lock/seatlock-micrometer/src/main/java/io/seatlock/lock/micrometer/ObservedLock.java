@@ -1,0 +1,152 @@
+package io.seatlock.lock.micrometer;
+
+import io.micrometer.observation.Observation;
+import io.seatlock.lock.AcquireAttempt;
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.LockNotAcquiredException;
+import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.spi.LockListeners;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A lock whose acquires and leases are observed ({@link LockObservations}); every other call goes straight to the
+ * lock. With a registry that has no handler, it adds one check per call.
+ */
+final class ObservedLock implements DistributedLock {
+
+    private final DistributedLock lock;
+    private final LockObservations observations;
+
+    ObservedLock(DistributedLock lock, LockObservations observations) {
+        this.lock = lock;
+        this.observations = observations;
+    }
+
+    @Override
+    public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
+        if (observations.registry().isNoop()) {
+            return lock.tryAcquire(name, ttl, impact);
+        }
+        Observation acquire = observations.acquire(name, impact, "try").start();
+        try (Observation.Scope ignored = acquire.openScope()) {
+            Optional<LockLease> lease = lock.tryAcquire(name, ttl, impact);
+            acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, lease.isPresent() ? "acquired" : refusal());
+            return lease.map(granted -> observe(granted, name));
+        } catch (RuntimeException e) {
+            throw failed(acquire, e);
+        } finally {
+            acquire.stop();
+        }
+    }
+
+    @Override
+    public AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
+        if (observations.registry().isNoop()) {
+            return lock.tryAcquireUnlessDecided(name, ttl, impact);
+        }
+        Observation acquire = observations.acquire(name, impact, "unless-decided").start();
+        try (Observation.Scope ignored = acquire.openScope()) {
+            AcquireAttempt attempt = lock.tryAcquireUnlessDecided(name, ttl, impact);
+            if (attempt.lease().isPresent()) {
+                acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, "acquired");
+                return AcquireAttempt.acquired(observe(attempt.lease().get(), name));
+            }
+            acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, attempt.isDecided() ? "decided" : refusal());
+            return attempt;
+        } catch (RuntimeException e) {
+            throw failed(acquire, e);
+        } finally {
+            acquire.stop();
+        }
+    }
+
+    @Override
+    public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
+            throws InterruptedException {
+        if (observations.registry().isNoop()) {
+            return lock.acquire(name, ttl, impact, maxWait);
+        }
+        Observation acquire = observations.acquire(name, impact, "wait").start();
+        try (Observation.Scope ignored = acquire.openScope()) {
+            LockLease lease = lock.acquire(name, ttl, impact, maxWait);
+            observations.tookLateGrant(); // an attempt's late grant before this one's success: no longer news
+            acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, "acquired");
+            return observe(lease, name);
+        } catch (InterruptedException e) {
+            acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, "interrupted");
+            throw e;
+        } catch (RuntimeException e) {
+            throw failed(acquire, e);
+        } finally {
+            acquire.stop();
+        }
+    }
+
+    /** Busy, or granted too late (taken back): the lock's listener said which, on this thread. */
+    private String refusal() {
+        return observations.tookLateGrant() ? "late" : "busy";
+    }
+
+    private RuntimeException failed(Observation acquire, RuntimeException e) {
+        observations.tookLateGrant();
+        acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, e instanceof LockUnavailableException ? "unavailable"
+                : e instanceof LockNotAcquiredException ? "not-acquired" : "error");
+        if (!(e instanceof LockNotAcquiredException)) {
+            acquire.error(e);
+        }
+        return e;
+    }
+
+    private LockLease observe(LockLease lease, String name) {
+        Observation held = Observation.createNotStarted(LockObservations.LEASE, observations.registry())
+                .contextualName("seatlock lease " + LockListeners.groupOf(name))
+                .lowCardinalityKeyValue(LockObservations.GROUP, LockListeners.groupOf(name))
+                .lowCardinalityKeyValue(LockObservations.IMPACT, lease.impact().name())
+                .highCardinalityKeyValue(LockObservations.NAME, name)
+                .highCardinalityKeyValue(LockObservations.TOKEN, Long.toString(lease.fencingToken().value()))
+                .start();
+        return new ObservedLease(lease, held);
+    }
+
+    @Override
+    public CompletableFuture<Void> whenReleased(String name) {
+        return lock.whenReleased(name);
+    }
+
+    @Override
+    public void awaitRelease(String name, Duration atMost) throws InterruptedException {
+        lock.awaitRelease(name, atMost);
+    }
+
+    @Override
+    public Optional<Duration> remainingTtl(String name) {
+        return lock.remainingTtl(name);
+    }
+
+    @Override
+    public Optional<String> holder(String name) {
+        return lock.holder(name);
+    }
+
+    @Override
+    public Set<String> heldNames(String namePrefix) {
+        return lock.heldNames(namePrefix);
+    }
+
+    @Override
+    public Set<String> held(Collection<String> names) {
+        return lock.held(names);
+    }
+
+    @Override
+    public String toString() {
+        return "Observed" + lock;
+    }
+}
