@@ -6,6 +6,9 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.lock.spi.LockListeners;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -36,6 +39,7 @@ public final class PostgresFence implements Fence {
      */
     public static final String DDL_RESOURCE = "db/seatlock/R__seatlock_lock_fences.sql";
 
+    private static final Logger log = LoggerFactory.getLogger(PostgresFence.class);
     private static final Pattern TABLE_NAME = Pattern.compile("[a-z_][a-z0-9_]*(\\.[a-z_][a-z0-9_]*)?");
 
     private final String admitSql;
@@ -90,7 +94,11 @@ public final class PostgresFence implements Fence {
             }
         }
         listener.onFencingRejected(resource);
-        throw new StaleFencingTokenException(resource, token, newest(connection, resource).orElse(0));
+        StaleFencingTokenException refused = new StaleFencingTokenException(resource, token,
+                newest(connection, resource).orElse(0));
+        log.atWarn().addKeyValue("seatlock.event", "fencing-rejected").addKeyValue("seatlock.lock.name", resource)
+                .addKeyValue("seatlock.lock.fencing-token", token.value()).log(refused.getMessage());
+        throw refused;
     }
 
     /**

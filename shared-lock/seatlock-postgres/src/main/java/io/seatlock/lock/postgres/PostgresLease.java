@@ -190,7 +190,9 @@ final class PostgresLease extends GrantedLease {
         }
         stopWatchdog();
         support.ended().accept(this);
-        log.warn("Lock '{}' {}; treating it as lost", spec.name(), reason);
+        log.atWarn().addKeyValue("seatlock.event", "lease-lost").addKeyValue("seatlock.lock.name", spec.name())
+                .addKeyValue("seatlock.lock.fencing-token", token.value()).addKeyValue("seatlock.reason", reason)
+                .log("Lock '{}' {}; treating it as lost", spec.name(), reason);
         support.listener().onLost(group, heldFor());
         fireLostCallback();
     }

@@ -7,6 +7,9 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.lock.spi.LockListeners;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,6 +31,8 @@ import java.util.Objects;
  * in the transaction (a renewal after the snapshot would otherwise fail the row lock with a serialization error).
  */
 public final class PostgresLeaseFence implements Fence {
+
+    private static final Logger log = LoggerFactory.getLogger(PostgresLeaseFence.class);
 
     private final String guard;
     private final String current;
@@ -93,7 +98,11 @@ public final class PostgresLeaseFence implements Fence {
             }
         }
         listener.onFencingRejected(resource);
-        throw new StaleFencingTokenException(resource, token, why(connection, resource, token));
+        StaleFencingTokenException refused = new StaleFencingTokenException(resource, token,
+                why(connection, resource, token));
+        log.atWarn().addKeyValue("seatlock.event", "fencing-rejected").addKeyValue("seatlock.lock.name", resource)
+                .addKeyValue("seatlock.lock.fencing-token", token.value()).log(refused.getMessage());
+        throw refused;
     }
 
     private String why(Connection connection, String resource, FencingToken token) throws SQLException {

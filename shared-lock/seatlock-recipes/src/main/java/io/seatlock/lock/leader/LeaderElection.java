@@ -180,8 +180,10 @@ public final class LeaderElection implements AutoCloseable {
         try {
             fence.admit(connection, lockName(), epoch.get());
         } catch (StaleFencingTokenException e) {
-            log.warn("{} wrote as leader of {} in epoch {} but the fence refused it ({}); stepping down", candidate, group,
-                    epoch.get(), e.getMessage());
+            log.atWarn().addKeyValue("seatlock.event", "leader-write-refused").addKeyValue("seatlock.leader.group", group)
+                    .addKeyValue("seatlock.leader.candidate", candidate).addKeyValue("seatlock.leader.epoch", epoch.get().value())
+                    .log("{} wrote as leader of {} in epoch {} but the fence refused it ({}); stepping down", candidate,
+                            group, epoch.get(), e.getMessage());
             yieldLeadership();
             throw e;
         }
@@ -298,7 +300,10 @@ public final class LeaderElection implements AutoCloseable {
         } finally {
             termChange.unlock();
         }
-        log.info("{} leads {} in epoch {}", candidate, group, granted.fencingToken());
+        log.atInfo().addKeyValue("seatlock.event", "leader-granted").addKeyValue("seatlock.leader.group", group)
+                .addKeyValue("seatlock.leader.candidate", candidate)
+                .addKeyValue("seatlock.leader.epoch", granted.fencingToken().value())
+                .log("{} leads {} in epoch {}", candidate, group, granted.fencingToken());
         granted.keepAlive(() -> endTerm(granted));
     }
 
@@ -318,7 +323,10 @@ public final class LeaderElection implements AutoCloseable {
         } finally {
             termChange.unlock();
         }
-        log.info("{} no longer leads {} (epoch {})", candidate, group, ended.fencingToken());
+        log.atInfo().addKeyValue("seatlock.event", "leader-revoked").addKeyValue("seatlock.leader.group", group)
+                .addKeyValue("seatlock.leader.candidate", candidate)
+                .addKeyValue("seatlock.leader.epoch", ended.fencingToken().value())
+                .log("{} no longer leads {} (epoch {})", candidate, group, ended.fencingToken());
         return revoked;
     }
 

@@ -46,7 +46,17 @@ public final class MigrationGate {
     private final DistributedLock lock;
     private final Duration lockTtl;
     private final Duration maxWait;
-    private final Consumer<MigrateResult> onPassed;
+    private final Consumer<Passage> onPassed;
+
+    /**
+     * How this replica passed the gate, for metrics and observations.
+     *
+     * @param result   what this replica's Flyway run did
+     * @param waited   how long it waited for another replica's migration (zero if the gate was free)
+     * @param fellBack whether the lock was unavailable, so it migrated under Flyway's own advisory lock instead
+     */
+    public record Passage(MigrateResult result, Duration waited, boolean fellBack) {
+    }
 
     /**
      * A gate; nothing is asked of the lock yet.
@@ -54,10 +64,10 @@ public final class MigrationGate {
      * @param lock     the lock every replica shares
      * @param lockTtl  the migration lock's lease, renewed while migrating
      * @param maxWait  how long a replica waits for another one's migration
-     * @param onPassed told what this replica's Flyway run did (for metrics)
+     * @param onPassed told how this replica passed: what its Flyway run did, how long it waited, whether it fell back
      * @throws IllegalArgumentException for a ttl out of range or a negative wait
      */
-    public MigrationGate(DistributedLock lock, Duration lockTtl, Duration maxWait, Consumer<MigrateResult> onPassed) {
+    public MigrationGate(DistributedLock lock, Duration lockTtl, Duration maxWait, Consumer<Passage> onPassed) {
         this.lock = Objects.requireNonNull(lock, "lock");
         this.lockTtl = LockSpec.requireValidTtl(lockTtl);
         LockSpec.requireValidWait(maxWait);
@@ -103,13 +113,16 @@ public final class MigrationGate {
      */
     public MigrateResult pass(Flyway flyway) {
         LockLease lease;
+        long started = System.nanoTime();
         try {
             lease = waitForGate();
         } catch (LockUnavailableException e) {
-            log.warn("migration gate fell back: the '{}' lock is unavailable ({}); migrating under Flyway's own advisory "
-                    + "lock instead", LOCK_NAME, e.getMessage());
-            return passed(flyway, flyway.migrate());
+            log.atWarn().addKeyValue("seatlock.event", "migration-gate-fell-back").addKeyValue("seatlock.lock.name", LOCK_NAME)
+                    .log("migration gate fell back: the '{}' lock is unavailable ({}); migrating under Flyway's own "
+                            + "advisory lock instead", LOCK_NAME, e.getMessage());
+            return passed(flyway, flyway.migrate(), Duration.ofNanos(System.nanoTime() - started), true);
         }
+        Duration waited = Duration.ofNanos(System.nanoTime() - started);
         try (lease) {
             AtomicBoolean lost = new AtomicBoolean();
             lease.keepAlive(() -> lost.set(true));
@@ -118,7 +131,7 @@ public final class MigrationGate {
                 throw new LostWhileMigrating("lost the '" + LOCK_NAME + "' lock while migrating (now at schema "
                         + result.targetSchemaVersion + "); refusing to start on a schema another replica may be changing");
             }
-            return passed(flyway, result);
+            return passed(flyway, result, waited, false);
         }
     }
 
@@ -129,7 +142,8 @@ public final class MigrationGate {
         if (atOnce.isPresent()) {
             return atOnce.get();
         }
-        log.info("migration gate held by {}; waiting up to {} (seatlock.migration.max-wait)", holderNow(), maxWait);
+        log.atInfo().addKeyValue("seatlock.event", "migration-gate-waiting").addKeyValue("seatlock.lock.name", LOCK_NAME)
+                .log("migration gate held by {}; waiting up to {} (seatlock.migration.max-wait)", holderNow(), maxWait);
         while (true) {
             Duration left = Duration.ofNanos(deadline - System.nanoTime());
             Duration slice = left.compareTo(REPORT_EVERY) < 0 ? left : REPORT_EVERY;
@@ -142,7 +156,9 @@ public final class MigrationGate {
                             + describe(() -> lock.holder(LOCK_NAME).orElse("another replica")) + " after " + maxWait
                             + " (seatlock.migration.max-wait); this replica does not start on an unknown schema");
                 }
-                log.info("waiting for the migration gate, held by {}; waited {} of {}", holderNow(), waited, maxWait);
+                log.atInfo().addKeyValue("seatlock.event", "migration-gate-waiting")
+                        .addKeyValue("seatlock.lock.name", LOCK_NAME).addKeyValue("seatlock.waited-ms", waited.toMillis())
+                        .log("waiting for the migration gate, held by {}; waited {} of {}", holderNow(), waited, maxWait);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for the migration lock", e);
@@ -169,11 +185,15 @@ public final class MigrationGate {
         }
     }
 
-    private MigrateResult passed(Flyway flyway, MigrateResult result) {
-        onPassed.accept(result);
+    private MigrateResult passed(Flyway flyway, MigrateResult result, Duration waited, boolean fellBack) {
+        onPassed.accept(new Passage(result, waited, fellBack));
         // MigrateResult names a version only when this replica applied one; the history knows in every case.
         MigrationInfo current = flyway.info().current();
-        log.info("migration gate passed: {} migration(s) executed here, schema at {}", result.migrationsExecuted,
+        log.atInfo().addKeyValue("seatlock.event", fellBack ? "migration-gate-fell-back" : result.migrationsExecuted > 0
+                        ? "migration-gate-migrated" : "migration-gate-passed")
+                .addKeyValue("seatlock.migrations-executed", result.migrationsExecuted)
+                .addKeyValue("seatlock.waited-ms", waited.toMillis())
+                .log("migration gate passed: {} migration(s) executed here, schema at {}", result.migrationsExecuted,
                 current == null ? "no migrations yet" : current.getVersion() != null
                         ? "version " + current.getVersion() + " (" + current.getDescription() + ")"
                         : current.getDescription());

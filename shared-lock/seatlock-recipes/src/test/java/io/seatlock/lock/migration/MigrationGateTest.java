@@ -33,7 +33,7 @@ class MigrationGateTest {
         flyway().clean();
         List<Integer> executed = new CopyOnWriteArrayList<>();
 
-        new MigrationGate(lock, Duration.ofSeconds(30), Duration.ofSeconds(5), r -> executed.add(r.migrationsExecuted))
+        new MigrationGate(lock, Duration.ofSeconds(30), Duration.ofSeconds(5), r -> executed.add(r.result().migrationsExecuted))
                 .pass(flyway());
         assertThat(executed).containsExactly(1);
         assertThat(flyway().info().applied()).hasSize(1);

@@ -210,7 +210,9 @@ final class RedisLease extends GrantedLease {
         }
         stopWatchdog();
         context.ended().accept(this);
-        log.warn("Lock '{}' {}; treating it as lost", spec.name(), reason);
+        log.atWarn().addKeyValue("seatlock.event", "lease-lost").addKeyValue("seatlock.lock.name", spec.name())
+                .addKeyValue("seatlock.lock.fencing-token", token.value()).addKeyValue("seatlock.reason", reason)
+                .log("Lock '{}' {}; treating it as lost", spec.name(), reason);
         context.listener().onLost(group, heldFor());
         fireLostCallback();
     }

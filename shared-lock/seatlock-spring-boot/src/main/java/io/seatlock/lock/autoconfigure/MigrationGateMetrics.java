@@ -1,7 +1,7 @@
 package io.seatlock.lock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.flywaydb.core.api.output.MigrateResult;
+import io.seatlock.lock.migration.MigrationGate;
 import org.springframework.beans.factory.ObjectProvider;
 
 /** Counts the migrations this replica ran behind the gate ({@code seatlock.migrations.executed}). */
@@ -14,7 +14,7 @@ final class MigrationGateMetrics {
         this.registry = registry;
     }
 
-    void record(MigrateResult result) {
-        registry.ifAvailable(r -> r.counter("seatlock.migrations.executed").increment(result.migrationsExecuted));
+    void record(MigrationGate.Passage passage) {
+        registry.ifAvailable(r -> r.counter("seatlock.migrations.executed").increment(passage.result().migrationsExecuted));
     }
 }

@@ -10,7 +10,13 @@ import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.seatlock.lock.LockNotAcquiredException;
+
+import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.function.IntConsumer;
 
 /**
@@ -24,11 +30,17 @@ final class MigrationGateStrategy implements FlywayMigrationStrategy, SmartLifec
 
     /** In the after-web-server timing: after the web server starts ({@code Integer.MAX_VALUE - 2048}), before elections. */
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1536;
+    /** A pass through the gate. */
+    static final String GATE = "seatlock.migration.gate";
+    /** Shorter than a round trip to a busy store: no wait worth the name. */
+    private static final Duration WAITED = Duration.ofMillis(100);
 
     private final MigrationGate gate;
     private final SeatlockMigrationProperties settings;
     private final ApplicationEventPublisher events;
     private final IntConsumer exit;
+    private final ObservationRegistry observations;
+    private final Supplier<MigrationGate.@Nullable Passage> lastPassage;
     private volatile @Nullable Flyway flyway;
     private volatile boolean running;
 
@@ -37,13 +49,18 @@ final class MigrationGateStrategy implements FlywayMigrationStrategy, SmartLifec
      * @param settings timing and mode
      * @param events   where availability changes are published (the application context)
      * @param exit     ends the process in the one-shot mode ({@code System::exit})
+     * @param observations where each pass is observed ({@value #GATE}; {@link ObservationRegistry#NOOP} for none)
+     * @param lastPassage how the gate's last pass went, as the gate told it
      */
     MigrationGateStrategy(MigrationGate gate, SeatlockMigrationProperties settings, ApplicationEventPublisher events,
-                          IntConsumer exit) {
+                          IntConsumer exit, ObservationRegistry observations,
+                          Supplier<MigrationGate.@Nullable Passage> lastPassage) {
         this.gate = Objects.requireNonNull(gate, "gate");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.events = Objects.requireNonNull(events, "events");
         this.exit = Objects.requireNonNull(exit, "exit");
+        this.observations = Objects.requireNonNull(observations, "observations");
+        this.lastPassage = Objects.requireNonNull(lastPassage, "lastPassage");
     }
 
     /**
@@ -55,7 +72,7 @@ final class MigrationGateStrategy implements FlywayMigrationStrategy, SmartLifec
         if (settings.only()) {
             exit.accept(gate.migrateOnly(flyway));
         } else if (settings.timing() == SeatlockMigrationProperties.Timing.BEFORE_BEANS) {
-            gate.pass(flyway);
+            pass(flyway);
         } else {
             this.flyway = flyway;
         }
@@ -68,7 +85,31 @@ final class MigrationGateStrategy implements FlywayMigrationStrategy, SmartLifec
         if (pending != null) {
             AvailabilityChangeEvent.publish(events, this, LivenessState.CORRECT);
             AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
-            gate.pass(pending);
+            pass(pending);
+        }
+    }
+
+    /**
+     * A pass through the gate, observed: outcome {@code migrated} (this replica ran migrations), {@code waited} (it
+     * waited for another replica's), {@code current} (nothing to do, no wait), {@code fell-back} (the lock was
+     * unavailable), {@code waited-too-long} or {@code failed}.
+     */
+    private void pass(Flyway flyway) {
+        Observation observation = Observation.createNotStarted(GATE, observations).contextualName("seatlock migration gate")
+                .start();
+        try (Observation.Scope ignored = observation.openScope()) {
+            gate.pass(flyway);
+            MigrationGate.Passage passage = lastPassage.get();
+            observation.lowCardinalityKeyValue("seatlock.outcome", passage == null ? "current"
+                    : passage.fellBack() ? "fell-back" : passage.result().migrationsExecuted > 0 ? "migrated"
+                    : passage.waited().compareTo(WAITED) > 0 ? "waited" : "current");
+        } catch (RuntimeException e) {
+            observation.lowCardinalityKeyValue("seatlock.outcome",
+                    e instanceof LockNotAcquiredException ? "waited-too-long" : "failed");
+            observation.error(e);
+            throw e;
+        } finally {
+            observation.stop();
         }
     }
 

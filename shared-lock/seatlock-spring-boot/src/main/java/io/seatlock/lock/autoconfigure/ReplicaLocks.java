@@ -1,5 +1,6 @@
 package io.seatlock.lock.autoconfigure;
 
+import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockLease;
 
 import java.time.Duration;
@@ -8,14 +9,15 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * What the health indicator and {@code /actuator/locks} show of the lock this library wired, whichever its store. Each
+ * The lock this library wired, and what the health indicator and {@code /actuator/locks} show of it, whichever its store. Each
  * store's auto-configuration makes one, so that neither store's classes are needed by the other's.
  *
+ * @param lock       the lock itself
  * @param ping       one round trip to the store, timed; throws LockUnavailableException if it does not answer
  * @param instanceId this replica's name in owner tokens
  * @param held       the leases this replica holds now
  * @param where      the store and where in it (redis: key prefix and client; postgres: table)
  */
-record ReplicaLocks(Supplier<Duration> ping, String instanceId, Supplier<List<LockLease>> held,
+record ReplicaLocks(DistributedLock lock, Supplier<Duration> ping, String instanceId, Supplier<List<LockLease>> held,
                     Map<String, Object> where) {
 }

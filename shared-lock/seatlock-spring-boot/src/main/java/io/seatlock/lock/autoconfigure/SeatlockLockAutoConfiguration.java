@@ -87,7 +87,7 @@ public class SeatlockLockAutoConfiguration {
     @Bean
     @ConditionalOnBean(RedisLockClient.class)
     ReplicaLocks seatlockReplicaLocks(RedisLockClient lock) {
-        return new ReplicaLocks(lock::ping, lock.settings().instanceId(), lock::heldLeases,
+        return new ReplicaLocks(lock, lock::ping, lock.settings().instanceId(), lock::heldLeases,
                 Map.of("store", "redis", "keyPrefix", lock.settings().keyPrefix(), "client", lock.client()));
     }
 

@@ -1,6 +1,7 @@
 package io.seatlock.lock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.migration.MigrationGate;
 import io.seatlock.lock.spi.LockSpec;
@@ -17,6 +18,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import java.util.concurrent.atomic.AtomicReference;
+
 /** Puts Flyway behind the migration gate when the application has Flyway and a {@link DistributedLock}. */
 @AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class},
         beforeName = "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration")
@@ -29,7 +32,8 @@ public class SeatlockMigrationAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(FlywayMigrationStrategy.class)
     MigrationGateStrategy migrationGate(DistributedLock lock, SeatlockMigrationProperties properties,
-                                        ApplicationEventPublisher events, ObjectProvider<MigrationGateMetrics> metrics) {
+                                        ApplicationEventPublisher events, ObjectProvider<MigrationGateMetrics> metrics,
+                                        ObjectProvider<ObservationRegistry> observations) {
         String fix = "Give seatlock.migration.lock-ttl a positive duration (default 30s) and seatlock.migration.max-wait "
                 + "one that is not negative (default 5m).";
         InvalidSeatlockConfigurationException.checked("seatlock.migration.lock-ttl", fix,
@@ -37,9 +41,15 @@ public class SeatlockMigrationAutoConfiguration {
         InvalidSeatlockConfigurationException.checked("seatlock.migration.max-wait", fix,
                 () -> LockSpec.requireValidWait(properties.maxWait()));
         MigrationGateMetrics counter = metrics.getIfAvailable();
-        MigrationGate gate = new MigrationGate(lock, properties.lockTtl(), properties.maxWait(),
-                counter == null ? result -> { } : counter::record);
-        return new MigrationGateStrategy(gate, properties, events, System::exit);
+        AtomicReference<MigrationGate.Passage> lastPassage = new AtomicReference<>();
+        MigrationGate gate = new MigrationGate(lock, properties.lockTtl(), properties.maxWait(), passage -> {
+            lastPassage.set(passage);
+            if (counter != null) {
+                counter.record(passage);
+            }
+        });
+        return new MigrationGateStrategy(gate, properties, events, System::exit,
+                observations.getIfAvailable(() -> ObservationRegistry.NOOP), lastPassage::get);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -154,7 +154,7 @@ public class SeatlockPostgresLockAutoConfiguration {
     @Bean
     @ConditionalOnBean(PostgresLock.class)
     ReplicaLocks seatlockReplicaLocks(PostgresLock lock) {
-        return new ReplicaLocks(lock::ping, lock.settings().instanceId(), lock::heldLeases,
+        return new ReplicaLocks(lock, lock::ping, lock.settings().instanceId(), lock::heldLeases,
                 Map.of("store", "postgres", "table", lock.settings().table()));
     }
 

@@ -60,6 +60,23 @@ class MigrationGateTest {
     private final List<Object> availability = new CopyOnWriteArrayList<>();
 
     private final List<Integer> exitCodes = new CopyOnWriteArrayList<>();
+    /** The outcome of each observed pass, in order. */
+    private final List<String> passes = new CopyOnWriteArrayList<>();
+    private final io.micrometer.observation.ObservationRegistry observations = io.micrometer.observation.ObservationRegistry.create();
+
+    {
+        observations.observationConfig().observationHandler(new io.micrometer.observation.ObservationHandler<>() {
+            @Override
+            public void onStop(io.micrometer.observation.Observation.Context context) {
+                passes.add(context.getName() + ":" + context.getLowCardinalityKeyValue("seatlock.outcome").getValue());
+            }
+
+            @Override
+            public boolean supportsContext(io.micrometer.observation.Observation.Context context) {
+                return true;
+            }
+        });
+    }
 
     private MigrationGateStrategy gate(Duration ttl, Duration maxWait) {
         return gate(ttl, maxWait, SeatlockMigrationProperties.Timing.BEFORE_BEANS, false);
@@ -72,9 +89,11 @@ class MigrationGateTest {
 
     private MigrationGateStrategy gate(DistributedLock through, Duration ttl, Duration maxWait,
                                        SeatlockMigrationProperties.Timing timing, boolean only) {
-        return new MigrationGateStrategy(new MigrationGate(through, ttl, maxWait, result -> { }),
+        java.util.concurrent.atomic.AtomicReference<MigrationGate.Passage> passage = new java.util.concurrent.atomic.AtomicReference<>();
+        return new MigrationGateStrategy(new MigrationGate(through, ttl, maxWait, passage::set),
                 new SeatlockMigrationProperties(true, ttl, maxWait, timing, only),
-                event -> availability.add(((AvailabilityChangeEvent<?>) event).getState()), exitCodes::add);
+                event -> availability.add(((AvailabilityChangeEvent<?>) event).getState()), exitCodes::add,
+                observations, passage::get);
     }
 
     private Flyway flyway(Callback... callbacks) {
@@ -136,9 +155,12 @@ class MigrationGateTest {
     @Test
     void byDefaultTheGateMigratesWhereSpringBootRunsFlywayBeforeTheBeansThatNeedTheSchema() {
         gate(Duration.ofSeconds(30), Duration.ofSeconds(5)).migrate(flyway());
+        gate(Duration.ofSeconds(30), Duration.ofSeconds(5)).migrate(flyway());
 
         assertThat(flyway().info().applied()).hasSize(2);
         assertThat(availability).as("no web server yet: nothing to tell").isEmpty();
+        assertThat(passes).as("each pass observed with its outcome")
+                .containsExactly("seatlock.migration.gate:migrated", "seatlock.migration.gate:current");
     }
 
     @Test
@@ -153,6 +175,7 @@ class MigrationGateTest {
                 .isInstanceOf(LockNotAcquiredException.class).hasMessageContaining("'migration'")
                 .hasMessageContaining("seatlock.migration.max-wait");
         assertThat(flyway().info().applied()).isEmpty();
+        assertThat(passes).containsExactly("seatlock.migration.gate:waited-too-long");
         // while it waited it told the platform: alive, not ready
         assertThat(availability).containsExactly(LivenessState.CORRECT, ReadinessState.REFUSING_TRAFFIC);
     }
