@@ -2,7 +2,6 @@ package io.seatlock.jobs;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seatlock.jobs.payments.PaymentCapture;
-import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.StaleFencingTokenException;
 import io.seatlock.lock.leader.LeaderElection;
@@ -96,7 +95,9 @@ class JobsOnPostgresTest {
 
     @Test
     void theLockIsOnPostgresAndNothingReachesRedis() {
-        assertThat(beans(DistributedLock.class)).allMatch(PostgresLock.class::isInstance);
+        assertThat(beans(PostgresLock.class)).hasSize(3);
+        assertThat(replicas).allSatisfy(replica -> assertThat(replica.getBeanNamesForType(
+                io.seatlock.lock.redis.RedisLockClient.class)).isEmpty());
         assertThat(replicas).allSatisfy(replica -> assertThat(replica.getBean("seatlockHealthIndicator",
                 HealthIndicator.class).health(true).getDetails()).containsEntry("store", "postgres"));
         List<String> redisKeys = servers.redis().with(r -> r.keys(servers.keyPrefix() + "*"));
