@@ -32,7 +32,8 @@ class PublicApiTest {
 
     /** The published modules that have classes (the BOM and the starter have none). */
     static final List<String> MODULES = List.of("seatlock-api", "seatlock-recipes", "seatlock-redis",
-            "seatlock-redis-lettuce", "seatlock-redis-jedis", "seatlock-jdbc", "seatlock-postgres", "seatlock-shedlock",
+            "seatlock-redis-lettuce", "seatlock-redis-jedis", "seatlock-jdbc", "seatlock-postgres", "seatlock-micrometer",
+            "seatlock-shedlock",
             "seatlock-spring-boot",
             "seatlock-test");
     private static final Path LIBRARY = Path.of("").toAbsolutePath().getParent(); // surefire runs in seatlock-it
