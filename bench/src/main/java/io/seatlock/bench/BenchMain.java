@@ -68,6 +68,9 @@ public final class BenchMain {
         if (what.equals("crowd") || what.equals("all")) {
             onSaleCrowd();
         }
+        if (what.equals("observed") || what.equals("all")) {
+            observedCost();
+        }
         if (what.equals("postgres") || what.equals("all")) {
             postgresStore();
         }
@@ -560,6 +563,28 @@ public final class BenchMain {
                 + "uncounted):\n\n");
         md.append(PostgresHandOver.run(Integer.getInteger("bench.rounds", 300), 30));
         write("postgres-store.md", md.toString());
+    }
+
+    /**
+     * What observing costs on the hot path: the Lettuce lock plain and observed (the starter's wrapper and listener,
+     * on an ObservationRegistry with no handler), side by side in one run, at 1 and 8 threads.
+     */
+    private static void observedCost() throws Exception {
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "Acquire-and-release pairs per second on "
+                + "Lettuce; %d forks x 4 x 3 s per figure (after 2 x 2 s warm-up); ± is JMH's 99.9 %% confidence "
+                + "half-width. Observed: `LockObservations.wrap` and its listener on an `ObservationRegistry` with no "
+                + "handler, as the starter wires it when the application has a registry but no tracing or metrics "
+                + "handler.%n%n| threads | plain | observed | observed / plain |%n|---|---|---|---|%n", FORKS));
+        for (int threads : new int[] {1, 8}) {
+            Map<String, Figure> byImpl = new LinkedHashMap<>();
+            for (RunResult r : jmh(threads, List.of("SHARED_LOCK", "SHARED_LOCK_OBSERVED"), Mode.Throughput, false)) {
+                byImpl.put(r.getParams().getParam("impl"), Figure.of(r.getPrimaryResult(), 1e6));
+            }
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s |%n", threads, byImpl.get("SHARED_LOCK").show("%.0f"),
+                    byImpl.get("SHARED_LOCK_OBSERVED").show("%.0f"),
+                    ratio(byImpl.get("SHARED_LOCK_OBSERVED"), byImpl.get("SHARED_LOCK"))));
+        }
+        write("observed-cost.md", md.toString());
     }
 
     private static String ratio(Figure a, Figure b) {

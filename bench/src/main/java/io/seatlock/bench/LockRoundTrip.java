@@ -60,14 +60,14 @@ import java.util.concurrent.locks.Lock;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class LockRoundTrip {
 
-    public enum Impl { RAW_LETTUCE, RAW_JEDIS, RAW_JEDIS_POOLED, SHARED_LOCK, SHARED_LOCK_JEDIS, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
+    public enum Impl { RAW_LETTUCE, RAW_JEDIS, RAW_JEDIS_POOLED, SHARED_LOCK, SHARED_LOCK_OBSERVED, SHARED_LOCK_JEDIS, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
 
     /** One acquire+release; false if either step did not do what it should. */
     interface Locker extends AutoCloseable {
         boolean acquireRelease(String key) throws Exception;
     }
 
-    @Param({"RAW_LETTUCE", "RAW_JEDIS", "RAW_JEDIS_POOLED", "SHARED_LOCK", "SHARED_LOCK_JEDIS", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
+    @Param({"RAW_LETTUCE", "RAW_JEDIS", "RAW_JEDIS_POOLED", "SHARED_LOCK", "SHARED_LOCK_OBSERVED", "SHARED_LOCK_JEDIS", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
             "SPRING_INTEGRATION"})
     public Impl impl;
 
@@ -223,15 +223,20 @@ public class LockRoundTrip {
                 };
             }
             case SHARED_LOCK:
+            case SHARED_LOCK_OBSERVED:
             case SHARED_LOCK_JEDIS: {
                 RedisLockSettings settings = RedisLockSettings.defaults().withKeyPrefix("bench-sl:");
-                RedisLockClient lock = impl == Impl.SHARED_LOCK
+                // observed as the starter does when the app has an ObservationRegistry, here one with no handler
+                io.seatlock.lock.micrometer.LockObservations observations = new io.seatlock.lock.micrometer.LockObservations(
+                        io.micrometer.observation.ObservationRegistry.create());
+                RedisLockClient client = impl != Impl.SHARED_LOCK_JEDIS
                         ? RedisLockClient.over(
                                 LettuceTransport.standalone(io.lettuce.core.RedisURI.create(url), RedisTimeouts.of(Duration.ofSeconds(2))),
                                 settings,
-                                LockListener.NOOP)
+                                impl == Impl.SHARED_LOCK_OBSERVED ? observations.listener() : LockListener.NOOP)
                         : RedisLockClient.over(JedisTransport.standalone(new HostAndPort(redis.host(), redis.port()),
                                 DefaultJedisClientConfig.builder().build(), RedisTimeouts.of(Duration.ofSeconds(2))), settings, LockListener.NOOP);
+                io.seatlock.lock.DistributedLock lock = impl == Impl.SHARED_LOCK_OBSERVED ? observations.wrap(client) : client;
                 return new Locker() {
                     public boolean acquireRelease(String key) {
                         return lock.tryAcquire(key, LEASE, OverlapImpact.WASTED_WORK)
@@ -239,7 +244,7 @@ public class LockRoundTrip {
                     }
 
                     public void close() {
-                        lock.close();
+                        client.close();
                     }
                 };
             }
