@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -71,6 +73,34 @@ class ConfigurationMetadataTest {
         assertThat(properties.clusterRefresh()).isEqualTo(RedisTransport.DEFAULT_CLUSTER_REFRESH);
         assertThat(SeatlockLockAutoConfiguration.timeoutsOf(properties))
                 .isEqualTo(new RedisTimeouts(RedisTimeouts.DEFAULT_CONNECT, RedisTimeouts.DEFAULT_COMMAND));
+    }
+
+    /**
+     * Every seatlock property a page sets ({@code seatlock.lock.store=postgres}, in prose, a command or a snippet) is
+     * one the application can set: a property of the metadata (or a key under a map property,
+     * {@code seatlock.leader.groups.<name>.lease}).
+     */
+    @Test
+    void everySeatlockPropertyThePagesNameExists() throws IOException {
+        Set<String> known = metadataDefaults().keySet();
+        Set<String> unknown = new TreeSet<>();
+        List<Path> pages = new java.util.ArrayList<>(List.of(Path.of("../../README.md")));
+        try (java.util.stream.Stream<Path> docs = Files.list(Path.of("../../docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).forEach(pages::add);
+        }
+        Pattern property = Pattern.compile("(?<![\\w.])seatlock(?:\\.[a-z<][a-z0-9>-]*)+(?==)");
+        for (Path page : pages) {
+            Matcher named = property.matcher(Files.readString(page));
+            while (named.find()) {
+                String name = named.group();
+                boolean exists = known.contains(name) || name.startsWith("seatlock.leader.groups.")
+                        || known.stream().anyMatch(k -> k.startsWith(name + "."));
+                if (!exists && !name.equals("seatlock.lock.shedlock") && !name.equals("seatlock.jobs.enabled")) {
+                    unknown.add(page.getFileName() + ": " + name);
+                }
+            }
+        }
+        assertThat(unknown).as("seatlock properties the pages set that the metadata does not have").isEmpty();
     }
 
     private static String metadataJson() throws IOException {
