@@ -44,7 +44,8 @@ import java.util.List;
  * @param maxBackoff       Longest pause between attempts of a blocking acquire.
  * @param replication      Whether grants and renewals wait for replicas (Redis WAIT), to survive a failover.
  * @param store            Where the lock keeps its leases: redis or postgres. Defaults to redis when a Redis is
- *                         configured (seatlock.lock.redis-url, cluster-nodes or spring.data.redis.*), else to postgres
+ *                         configured (seatlock.lock.redis-url, cluster-nodes, spring.data.redis.*, or Redis connection
+ *                         details of the application's own), else to postgres
  *                         when seatlock-postgres and the PostgreSQL driver are on the class path, else redis.
  * @param postgres         The PostgreSQL lock (seatlock.lock.store=postgres), on the application's database.
  */

@@ -36,7 +36,8 @@ import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationExcepti
  * own ({@code seatlock.lock.postgres.*}), with the lease table created before any bean gets the lock, and the lease
  * fence as the application's {@link Fence}. Backs off when the application defines its own {@link DistributedLock}.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@AutoConfiguration(afterName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"})
 @ConditionalOnClass({PostgresLock.class, JdbcConnectionDetails.class})
 @ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
 @Conditional(SeatlockStoreCondition.OnPostgres.class)

@@ -4,6 +4,7 @@ import io.seatlock.lock.autoconfigure.SeatlockLockProperties.Store;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.ClassUtils;
@@ -12,12 +13,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Which store the lock uses ({@code seatlock.lock.store}); when unset, Redis where one is configured, else PostgreSQL
+ * Which store the lock uses ({@code seatlock.lock.store}); when unset, Redis where one is configured (a property, or
+ * Redis connection details of the application's own: a Testcontainers service connection, say), else PostgreSQL
  * where seatlock-postgres and the PostgreSQL driver are on the class path, else Redis (whose auto-configuration then
  * says that no Redis is configured). Decided from properties and the class path alone, so both auto-configurations
  * agree before any bean exists.
  */
-abstract class SeatlockStoreCondition extends SpringBootCondition {
+abstract class SeatlockStoreCondition extends SpringBootCondition implements ConfigurationCondition {
 
     private static final List<String> REDIS_LOCATIONS = List.of("seatlock.lock.redis-url", "seatlock.lock.cluster-nodes",
             "seatlock.lock.cluster-nodes[0]", "spring.data.redis.host", "spring.data.redis.url",
@@ -25,6 +27,8 @@ abstract class SeatlockStoreCondition extends SpringBootCondition {
             "spring.data.redis.cluster.nodes[0]");
     static final String POSTGRES_LOCK = "io.seatlock.lock.postgres.PostgresLock";
     static final String POSTGRES_DRIVER = "org.postgresql.PGConnection";
+    private static final String REDIS_CONNECTION_DETAILS =
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails";
 
     private final Store store;
 
@@ -32,14 +36,22 @@ abstract class SeatlockStoreCondition extends SpringBootCondition {
         this.store = store;
     }
 
+    /** Decided when beans are registered, as bean conditions are: an application's own Redis details are known then. */
+    @Override
+    public ConfigurationPhase getConfigurationPhase() {
+        return ConfigurationPhase.REGISTER_BEAN;
+    }
+
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        Store chosen = chosen(context.getEnvironment(), context.getClassLoader());
+        Store chosen = chosen(context);
         return new ConditionOutcome(chosen == store, "seatlock.lock.store is " + chosen.name().toLowerCase(Locale.ROOT)
                 + (context.getEnvironment().containsProperty("seatlock.lock.store") ? "" : " (not set: " + why(chosen) + ")"));
     }
 
-    static Store chosen(Environment environment, ClassLoader classLoader) {
+    static Store chosen(ConditionContext context) {
+        Environment environment = context.getEnvironment();
+        ClassLoader classLoader = context.getClassLoader();
         String set = environment.getProperty("seatlock.lock.store");
         if (set != null && !set.isBlank()) {
             Store asked;
@@ -58,7 +70,7 @@ abstract class SeatlockStoreCondition extends SpringBootCondition {
             }
             return asked;
         }
-        if (redisConfigured(environment)) {
+        if (redisConfigured(environment) || redisConnectionDetailsOfItsOwn(context)) {
             return Store.REDIS;
         }
         return ClassUtils.isPresent(POSTGRES_LOCK, classLoader) && ClassUtils.isPresent(POSTGRES_DRIVER, classLoader)
@@ -67,6 +79,25 @@ abstract class SeatlockStoreCondition extends SpringBootCondition {
 
     private static boolean redisConfigured(Environment environment) {
         return REDIS_LOCATIONS.stream().anyMatch(environment::containsProperty);
+    }
+
+    /**
+     * Whether the application gives Spring Data Redis connection details of its own (Testcontainers' service
+     * connections, a bean of its own, a development run's servers), not Boot's from {@code spring.data.redis.*}
+     * (which Boot makes whether or not anything is set).
+     */
+    private static boolean redisConnectionDetailsOfItsOwn(ConditionContext context) {
+        if (context.getBeanFactory() == null || !ClassUtils.isPresent(REDIS_CONNECTION_DETAILS, context.getClassLoader())) {
+            return false;
+        }
+        Class<?> details = ClassUtils.resolveClassName(REDIS_CONNECTION_DETAILS, context.getClassLoader());
+        for (String name : context.getBeanFactory().getBeanNamesForType(details, true, false)) {
+            Class<?> type = context.getBeanFactory().getType(name, false);
+            if (type == null || !type.getSimpleName().equals("PropertiesDataRedisConnectionDetails")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String why(Store chosen) {

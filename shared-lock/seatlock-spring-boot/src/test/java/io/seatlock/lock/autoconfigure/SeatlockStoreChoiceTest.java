@@ -85,6 +85,18 @@ class SeatlockStoreChoiceTest {
     }
 
     @Test
+    void redisConnectionDetailsOfTheApplicationsOwnMakeRedisTheStore() {
+        runner.withBean(org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails.class,
+                () -> new org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails() {
+                    @Override
+                    public Standalone getStandalone() {
+                        return Standalone.of(servers.redis().host(), servers.redis().port());
+                    }
+                }).run(context -> assertThat(context).hasNotFailed().hasSingleBean(RedisLockClient.class)
+                        .doesNotHaveBean(PostgresLock.class));
+    }
+
+    @Test
     void aTableThatIsNotThereAndMayNotBeCreatedStopsStartupNamingIt() throws Exception {
         runner.withPropertyValues("seatlock.lock.postgres.create-table=false",
                 "seatlock.lock.postgres.table=absent.leases").run(context -> {
