@@ -1,4 +1,4 @@
-package io.seatlock.jobs.web;
+package io.seatlock.demo.web;
 
 import org.apache.catalina.Pipeline;
 import org.apache.catalina.Valve;
@@ -9,29 +9,45 @@ import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
-import org.springframework.http.HttpStatus;
-import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.IntFunction;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * What Tomcat answers by itself, as an RFC 9457 problem of this API's types: a request it refuses before any
+ * What Tomcat answers by itself, as an RFC 9457 problem of the application's types: a request it refuses before any
  * servlet sees it (a malformed Host header; a path with an encoded slash or backslash, or a NUL), and, with Spring
  * Boot's error page off, an error it answers inside the application (a {@code TRACE}, an exception past Spring MVC).
  * Tomcat's error report valve wrote an HTML page. An error that reached Spring MVC has its body by then and is left
- * alone. Typed by its status, as Spring MVC's own errors are ({@link ProblemHandler}).
+ * alone; Spring MVC's own errors are the application's handler's. Register it as a bean, with the application's
+ * problem type for each status.
  */
-@Component
-class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> {
+public final class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> {
+
+    /**
+     * A problem's type and title.
+     *
+     * @param type  the problem type's URI
+     * @param title its title, or null for none
+     */
+    public record Type(URI type, String title) {
+    }
 
     private final JsonMapper json;
+    private final IntFunction<Type> types;
 
-    ContainerProblems(JsonMapper json) {
-        this.json = json;
+    /**
+     * @param json  how to write the body
+     * @param types the problem type of each status Tomcat answers with
+     */
+    public ContainerProblems(JsonMapper json, IntFunction<Type> types) {
+        this.json = Objects.requireNonNull(json, "json");
+        this.types = Objects.requireNonNull(types, "types");
     }
 
     @Override
@@ -43,9 +59,10 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
                     host.removeValve(valve); // Spring Boot's, showing no report
                 }
             }
-            host.addValve(new ProblemReportValve(json));
+            host.addValve(new ProblemReportValve(json, types));
             if (context.getParent() instanceof StandardHost standard) {
-                // else the host adds Tomcat's own when it starts, which, added last, would write first
+                // else the host adds Tomcat's own when it starts, which, added last, would write first; with this
+                // class named, it finds the instance above and adds none
                 standard.setErrorReportValveClass(ProblemReportValve.class.getName());
             }
         });
@@ -54,9 +71,11 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
     static final class ProblemReportValve extends ErrorReportValve {
 
         private final JsonMapper json;
+        private final IntFunction<Type> types;
 
-        ProblemReportValve(JsonMapper json) {
+        ProblemReportValve(JsonMapper json, IntFunction<Type> types) {
             this.json = json;
+            this.types = types;
         }
 
         @Override
@@ -70,11 +89,11 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
             if (!ioAllowed.get()) {
                 return;
             }
-            HttpStatus known = HttpStatus.resolve(status);
+            Type type = types.apply(status);
             Map<String, Object> problem = new LinkedHashMap<>();
-            problem.put("type", ProblemHandler.typeFor(status).toString());
-            if (known != null) {
-                problem.put("title", known.getReasonPhrase());
+            problem.put("type", type.type().toString());
+            if (type.title() != null) {
+                problem.put("title", type.title());
             }
             problem.put("status", status);
             problem.put("detail", detail(request, response));

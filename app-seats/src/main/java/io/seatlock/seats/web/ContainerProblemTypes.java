@@ -1,0 +1,20 @@
+package io.seatlock.seats.web;
+
+import io.seatlock.demo.web.ContainerProblems;
+import io.seatlock.seats.problems.ProblemType;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
+
+/** What Tomcat answers by itself is a problem of this API's types too ({@link ContainerProblems}). */
+@Configuration(proxyBeanMethods = false)
+class ContainerProblemTypes {
+
+    @Bean
+    ContainerProblems containerProblems(JsonMapper json) {
+        return new ContainerProblems(json, status -> {
+            ProblemType type = ProblemType.forFrameworkStatus(status);
+            return new ContainerProblems.Type(type.uri(), type.title());
+        });
+    }
+}
