@@ -7,6 +7,7 @@ import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.ReleaseOutcome;
 import io.seatlock.lock.spi.Callbacks;
 import io.seatlock.lock.spi.GrantedLease;
+import io.seatlock.lock.spi.LeaseWatchdog;
 import io.seatlock.lock.spi.LockSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,9 +15,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -28,7 +27,6 @@ import java.util.concurrent.atomic.AtomicReference;
 final class PostgresLease extends GrantedLease {
 
     private static final Logger log = LoggerFactory.getLogger(PostgresLease.class);
-    private static final long MAX_GIVE_UP_GUARD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private enum State { HELD, LOST, RELEASED }
 
@@ -40,9 +38,7 @@ final class PostgresLease extends GrantedLease {
     private final AtomicReference<Runnable> onLost = new AtomicReference<>();
     private final AtomicBoolean lostCallbackRun = new AtomicBoolean();
     private volatile long deadlineNanos;
-    private volatile ScheduledFuture<?> watchdog;
-    /** Written and read by the watchdog only (one task of this lease at a time). */
-    private long nextRenewalNanos;
+    private volatile LeaseWatchdog watchdog;
 
     PostgresLease(LeaseSupport support, LockSpec spec, String group, String owner, FencingToken token, long startNanos) {
         super(spec, owner, token);
@@ -110,10 +106,8 @@ final class PostgresLease extends GrantedLease {
         if (!onLost.compareAndSet(null, callback)) {
             throw new IllegalStateException("lease on '" + spec.name() + "' is already kept alive");
         }
-        // The first renewal is due a third of the ttl into the current term: a lease kept alive late is renewed at once.
-        nextRenewalNanos = deadlineNanos - 2 * renewalPeriodNanos();
         try {
-            watchdog = support.watchdogs().schedule(this::watch, 0, TimeUnit.NANOSECONDS);
+            watchdog = LeaseWatchdog.start(new Kept(), spec.ttl(), support.watchdogs());
         } catch (RejectedExecutionException closing) {
             throw new LockClosedException("the lock of '" + spec.name() + "' is closed; it is not kept alive");
         }
@@ -123,33 +117,28 @@ final class PostgresLease extends GrantedLease {
         return this;
     }
 
-    /**
-     * The watchdog: starts a renewal every third of the ttl without waiting for it, and gives up a guard interval
-     * before the local deadline if none has come back, so the callback precedes the deadline.
-     */
-    private void watch() {
-        if (state.get() != State.HELD) {
-            return;
+    /** What the watchdog keeps: this lease. */
+    private final class Kept implements LeaseWatchdog.Kept {
+        @Override
+        public boolean isHeld() {
+            return state.get() == State.HELD;
         }
-        long now = System.nanoTime();
-        long giveUpAt = deadlineNanos - giveUpGuardNanos();
-        if (now - giveUpAt >= 0) {
-            markLost("could not be renewed before its local deadline");
-            return;
+
+        @Override
+        public long deadlineNanos() {
+            return deadlineNanos;
         }
-        if (now - nextRenewalNanos >= 0) {
-            nextRenewalNanos = now + renewalPeriodNanos();
+
+        @Override
+        public void renewInBackground(long startNanos) {
             if (extending.tryAcquire()) {
-                renewInBackground(now);
+                PostgresLease.this.renewInBackground(startNanos);
             } // else the previous renewal still waits for PostgreSQL; its answer or the give-up time decides
         }
-        long wakeAt = nextRenewalNanos - giveUpAt < 0 ? nextRenewalNanos : giveUpAt;
-        if (state.get() == State.HELD) {
-            try {
-                watchdog = support.watchdogs().schedule(this::watch, Math.max(0, wakeAt - now), TimeUnit.NANOSECONDS);
-            } catch (RejectedExecutionException closing) {
-                // the lock closes and releases this lease
-            }
+
+        @Override
+        public void giveUp() {
+            markLost("could not be renewed before its local deadline");
         }
     }
 
@@ -283,40 +272,17 @@ final class PostgresLease extends GrantedLease {
     }
 
     private void takeExtendPermit(long deadline) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    if (extending.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                        return;
-                    }
-                    throw new LockUnavailableException("a renewal of '" + spec.name() + "' still waits for PostgreSQL "
-                            + "after " + support.calls().callTimeout(), null);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        if (!LeaseWatchdog.takeUninterruptibly(extending, deadline)) {
+            throw new LockUnavailableException("a renewal of '" + spec.name() + "' still waits for PostgreSQL after "
+                    + support.calls().callTimeout(), null);
         }
     }
 
     private void stopWatchdog() {
-        ScheduledFuture<?> current = watchdog;
+        LeaseWatchdog current = watchdog;
         if (current != null) {
-            current.cancel(false);
+            current.stop();
         }
-    }
-
-    private long renewalPeriodNanos() {
-        return Math.max(TimeUnit.MILLISECONDS.toNanos(1), spec.ttl().toNanos() / 3);
-    }
-
-    /** How long before the local deadline the watchdog gives up: a tenth of the ttl, at most one second. */
-    private long giveUpGuardNanos() {
-        return Math.min(spec.ttl().toNanos() / 10, MAX_GIVE_UP_GUARD_NANOS);
     }
 
     private Duration heldFor() {

@@ -4,6 +4,7 @@ import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.spi.GrantedLease;
+import io.seatlock.lock.spi.LeaseWatchdog;
 import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.ReleaseOutcome;
@@ -16,10 +17,8 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One grant. No monitor guards it: state changes are atomic, so no user callback and no other object's
@@ -29,7 +28,6 @@ import java.util.concurrent.TimeUnit;
 final class RedisLease extends GrantedLease {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLease.class);
-    private static final long MAX_GIVE_UP_GUARD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private enum State { HELD, LOST, RELEASED }
 
@@ -44,9 +42,7 @@ final class RedisLease extends GrantedLease {
     private volatile Runnable onLost;
     private volatile boolean lostCallbackRun;
     private volatile long deadlineNanos;
-    private volatile ScheduledFuture<?> watchdog;
-    /** Written and read by the watchdog only (one task of this lease at a time). */
-    private long nextRenewalNanos;
+    private volatile LeaseWatchdog watchdog;
 
     private static final VarHandle STATE;
     private static final VarHandle EXTENDING;
@@ -134,11 +130,8 @@ final class RedisLease extends GrantedLease {
         if (!ON_LOST.compareAndSet(this, null, callback)) {
             throw new IllegalStateException("lease on '" + spec.name() + "' is already kept alive");
         }
-        // The first renewal is due a third of the ttl into the current term, not a third after this call: a lease
-        // kept alive late in its term (two thirds gone) is renewed at once, before the give-up time.
-        nextRenewalNanos = deadlineNanos - 2 * renewalPeriodNanos();
         try {
-            watchdog = context.watchdogs().schedule(this::watch, 0, TimeUnit.NANOSECONDS);
+            watchdog = LeaseWatchdog.start(new Kept(), spec.ttl(), context.watchdogs());
         } catch (RejectedExecutionException closing) { // the client closes: it releases this lease, nothing renews it
             throw new LockClosedException("the lock client of '" + spec.name() + "' is closed; it is not kept alive");
         }
@@ -148,30 +141,28 @@ final class RedisLease extends GrantedLease {
         return this;
     }
 
-    /**
-     * The watchdog: sends a renewal every third of the ttl without waiting for it, and gives up a guard
-     * interval before the local deadline if none has come back, so the callback precedes the deadline
-     * whatever the command timeout and however many leases share the client.
-     */
-    private void watch() {
-        if (state != State.HELD) {
-            return;
+    /** What the watchdog keeps: this lease. Renewals are sent without waiting, so the watchdog never blocks. */
+    private final class Kept implements LeaseWatchdog.Kept {
+        @Override
+        public boolean isHeld() {
+            return state == State.HELD;
         }
-        long now = System.nanoTime();
-        long giveUpAt = deadlineNanos - giveUpGuardNanos();
-        if (now - giveUpAt >= 0) {
-            markLost("could not be renewed before its local deadline");
-            return;
+
+        @Override
+        public long deadlineNanos() {
+            return deadlineNanos;
         }
-        if (now - nextRenewalNanos >= 0) {
-            nextRenewalNanos = now + renewalPeriodNanos();
+
+        @Override
+        public void renewInBackground(long startNanos) {
             if (extending().tryAcquire()) {
-                renewInBackground(now);
+                RedisLease.this.renewInBackground(startNanos);
             } // else the previous renewal still waits for Redis; its answer or the give-up time decides
         }
-        long wakeAt = nextRenewalNanos - giveUpAt < 0 ? nextRenewalNanos : giveUpAt;
-        if (state == State.HELD) {
-            watchdog = context.watchdogs().schedule(this::watch, Math.max(0, wakeAt - now), TimeUnit.NANOSECONDS);
+
+        @Override
+        public void giveUp() {
+            markLost("could not be renewed before its local deadline");
         }
     }
 
@@ -318,23 +309,9 @@ final class RedisLease extends GrantedLease {
     }
 
     private void takeExtendPermit(long deadline) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    if (extending().tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                        return;
-                    }
-                    throw new LockUnavailableException("a renewal of '" + spec.name() + "' still waits for Redis after "
-                            + context.calls().commandTimeout(), null);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        if (!LeaseWatchdog.takeUninterruptibly(extending(), deadline)) {
+            throw new LockUnavailableException("a renewal of '" + spec.name() + "' still waits for Redis after "
+                    + context.calls().commandTimeout(), null);
         }
     }
 
@@ -343,19 +320,10 @@ final class RedisLease extends GrantedLease {
     }
 
     private void stopWatchdog() {
-        ScheduledFuture<?> current = watchdog;
+        LeaseWatchdog current = watchdog;
         if (current != null) {
-            current.cancel(false);
+            current.stop();
         }
-    }
-
-    private long renewalPeriodNanos() {
-        return Math.max(TimeUnit.MILLISECONDS.toNanos(1), spec.ttl().toNanos() / 3);
-    }
-
-    /** How long before the local deadline the watchdog gives up: a tenth of the ttl, at most one second. */
-    private long giveUpGuardNanos() {
-        return Math.min(spec.ttl().toNanos() / 10, MAX_GIVE_UP_GUARD_NANOS);
     }
 
     private Duration heldFor() {
