@@ -6,9 +6,9 @@ import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
-import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
+import io.seatlock.lock.spi.BlockingAcquire;
 import io.seatlock.lock.spi.DaemonThreads;
 import io.seatlock.lock.spi.LockListeners;
 import io.seatlock.lock.spi.LockSpec;
@@ -184,24 +184,9 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
         LockSpec spec = spec(name, ttl, impact);
-        long deadline = System.nanoTime() + LockSpec.requireValidWait(maxWait);
-        long backoff = settings.minBackoff().toNanos();
-        while (true) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
-            }
-            Optional<LockLease> lease = attempt(spec, false).lease();
-            if (lease.isPresent()) {
-                return lease.get();
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new LockNotAcquiredException("lock '" + name + "' was still held by another owner after " + maxWait);
-            }
-            long jittered = ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1);
-            awaitRelease(name, Duration.ofNanos(Math.min(left, jittered)));
-            backoff = Math.min(backoff * 2, settings.maxBackoff().toNanos());
-        }
+        LockSpec.requireValidWait(maxWait);
+        return BlockingAcquire.acquire(name, maxWait, settings.minBackoff(), settings.maxBackoff(),
+                () -> attempt(spec, false).lease(), atMost -> awaitRelease(name, atMost));
     }
 
     /**

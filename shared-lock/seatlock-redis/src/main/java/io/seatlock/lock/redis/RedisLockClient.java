@@ -1,6 +1,7 @@
 package io.seatlock.lock.redis;
 
 import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.spi.BlockingAcquire;
 import io.seatlock.lock.spi.LockListeners;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import io.seatlock.lock.redis.spi.RedisTransport;
@@ -10,7 +11,6 @@ import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockListener;
-import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.spi.ReleaseHints;
 import io.seatlock.lock.LockUnavailableException;
@@ -28,7 +28,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -132,25 +131,9 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
         LockSpec spec = spec(name, ttl, impact);
-        long deadline = System.nanoTime() + LockSpec.requireValidWait(maxWait);
-        long backoff = settings.minBackoff().toNanos();
-        while (true) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
-            }
-            Optional<LockLease> lease = attempt(spec, true, false).lease();
-            if (lease.isPresent()) {
-                return lease.get();
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new LockNotAcquiredException("lock '" + name + "' was still held by another owner after "
-                        + maxWait);
-            }
-            long jittered = ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1);
-            awaitRelease(name, Duration.ofNanos(Math.min(left, jittered)));
-            backoff = Math.min(backoff * 2, settings.maxBackoff().toNanos());
-        }
+        LockSpec.requireValidWait(maxWait);
+        return BlockingAcquire.acquire(name, maxWait, settings.minBackoff(), settings.maxBackoff(),
+                () -> attempt(spec, true, false).lease(), atMost -> awaitRelease(name, atMost));
     }
 
     /**
