@@ -178,7 +178,7 @@ function build(seats) {
     }
     const rowNames = [...byRow.keys()].sort((a, b) => a.length - b.length || a.localeCompare(b));
     const columns = Math.max(...[...byRow.values()].map((r) => r.length));
-    $('seats').style.gridTemplateColumns = `var(--row-label, 1.6rem) repeat(${columns}, minmax(0, 1fr))`;
+    $('seats').style.setProperty('--columns', columns); // the column sizes are the style sheet's, by screen width
     const grid = $('seats');
     grid.replaceChildren();
     rowNames.forEach((rowName, r) => {

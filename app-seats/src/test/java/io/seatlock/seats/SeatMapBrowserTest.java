@@ -331,26 +331,38 @@ class SeatMapBrowserTest {
     }
 
     @Test
-    void onAPhoneTheWholeRowFitsAndABookingWorks() {
+    void onAPhoneEachSeatIsAFingersWidthTheMapScrollsAndABookingWorks() {
         WebDriver phone = HeadlessChromium.open(Viewport.PHONE);
         try {
             open(phone, "/");
             JavascriptExecutor js = (JavascriptExecutor) phone;
             assertThat((Long) js.executeScript("return window.innerWidth")).isEqualTo(390L);
             assertThat((Long) js.executeScript("return document.documentElement.scrollWidth"))
-                    .as("no sideways scrolling").isLessThanOrEqualTo(390L);
-            Number rightOf20A = (Number) js.executeScript(
-                    "return document.querySelector(\"button[data-seat='20A']\").getBoundingClientRect().right");
-            assertThat(rightOf20A.doubleValue()).isLessThanOrEqualTo(390);
+                    .as("the page does not scroll sideways").isLessThanOrEqualTo(390L);
+            @SuppressWarnings("unchecked")
+            java.util.Map<String, Number> seat1A = (java.util.Map<String, Number>) js.executeScript(
+                    "const r = document.querySelector(\"button[data-seat='1A']\").getBoundingClientRect();"
+                            + " return {width: r.width, height: r.height};");
+            assertThat(seat1A.get("width").doubleValue()).as("a tap target").isGreaterThanOrEqualTo(44);
+            assertThat(seat1A.get("height").doubleValue()).as("a tap target").isGreaterThanOrEqualTo(44);
+            assertThat((Boolean) js.executeScript("const h = document.querySelector('.hall'); "
+                    + "return h.scrollWidth > h.clientWidth")).as("the map scrolls inside its card").isTrue();
+            WebElement hint = phone.findElement(By.id("panel-hint"));
+            assertThat(hint.isDisplayed()).as("the card says what to do before a seat is chosen").isTrue();
+            assertThat(hint.getText()).contains("pick a free seat on the map");
             HeadlessChromium.screenshot(phone, "seatmap-phone-start");
 
-            seat(phone, "7F").click();
+            // the far end of a row: scrolled to inside the map, then tapped
+            js.executeScript("document.querySelector(\"button[data-seat='20F']\").scrollIntoView({inline: 'center'})");
+            seat(phone, "20F").click();
             waitFor(phone).until(ExpectedConditions.visibilityOfElementLocated(By.id("booking")));
+            assertThat(phone.findElement(By.id("chosen")).getText()).isEqualTo("20F");
+            assertThat(hint.isDisplayed()).as("with a seat chosen, the form takes its place").isFalse();
             fillIn(phone, "Pia", "pia@example.com");
             phone.findElement(By.id("book")).click();
-            waitForMessage(phone, "Booked: seat 7F is yours");
-            waitForStatus(phone, "7F", "YOURS");
-            assertThat(db.buyerOf("concert", "7F")).isEqualTo("pia@example.com");
+            waitForMessage(phone, "Booked: seat 20F is yours");
+            waitForStatus(phone, "20F", "YOURS");
+            assertThat(db.buyerOf("concert", "20F")).isEqualTo("pia@example.com");
             HeadlessChromium.screenshot(phone, "seatmap-phone-booked");
         } finally {
             phone.quit();
