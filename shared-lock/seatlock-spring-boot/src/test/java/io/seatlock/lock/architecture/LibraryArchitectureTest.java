@@ -45,7 +45,11 @@ class LibraryArchitectureTest {
     void onlyTheAutoConfigurationKnowsSpringBoot() {
         noClasses().that().resideOutsideOfPackage("io.seatlock.lock.autoconfigure..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework.boot..",
-                        "org.springframework.context..", "io.micrometer..")
+                        "org.springframework.context..")
+                .check(LIBRARY);
+        // Micrometer: the auto-configuration's metrics, and the observations module that is about nothing else
+        noClasses().that().resideOutsideOfPackages("io.seatlock.lock.autoconfigure..", "io.seatlock.lock.micrometer..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.micrometer..")
                 .check(LIBRARY);
         noClasses().that().resideOutsideOfPackages("io.seatlock.lock.autoconfigure..", "io.seatlock.lock.migration..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.flywaydb..")
