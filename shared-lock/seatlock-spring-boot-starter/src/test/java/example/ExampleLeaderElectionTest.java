@@ -49,6 +49,7 @@ class ExampleLeaderElectionTest {
      * A fenced leader write, as an app makes it: in one transaction (here a {@code TransactionTemplate}, in an app as
      * often {@code @Transactional}), so the fence and the write share its connection.
      */
+// tag::leader-write[]
     private static LeaderWrite<Long> write(ConfigurableApplicationContext c, LeaderElection election) {
         JdbcTemplate jdbc = c.getBean(JdbcTemplate.class);
         return c.getBean(TransactionTemplate.class).execute(tx -> jdbc.execute((ConnectionCallback<LeaderWrite<Long>>)
@@ -58,6 +59,7 @@ class ExampleLeaderElectionTest {
                     return epoch.value();
                 })));
     }
+// end::leader-write[]
 
     @Test
     void oneLeaderAtATimeAndAStaleEpochIsRejectedByStorage() {

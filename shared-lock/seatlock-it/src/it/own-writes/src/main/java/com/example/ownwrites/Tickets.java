@@ -30,11 +30,13 @@ public class Tickets {
         if (lease.isEmpty()) {
             return false;
         }
+// tag::checkpoint[]
         try (LockLease held = lease.get()) {
             Checkpoint.reach(BEFORE_WRITE);
             String sql = guarded ? "UPDATE tickets SET holder = ? WHERE seat = ? AND holder IS NULL"
                     : "UPDATE tickets SET holder = ? WHERE seat = ?";
             return jdbc.update(sql, holder, seat) == 1;
         }
+// end::checkpoint[]
     }
 }

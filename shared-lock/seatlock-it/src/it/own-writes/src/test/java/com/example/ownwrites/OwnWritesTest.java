@@ -54,6 +54,7 @@ class OwnWritesTest {
     @ParameterizedTest(name = "guarded={0}")
     @ValueSource(booleans = {true, false})
     void fourteenC(boolean guarded) throws Exception {
+// tag::fourteen-c[]
         WriteHistory history = new WriteHistory();
         Pause beforeWrite = pauses.holdFirst(Tickets.BEFORE_WRITE);
         var lena = CompletableFuture.supplyAsync(() -> tickets.claim("14C", "lena", Duration.ofSeconds(1), guarded));
@@ -65,6 +66,7 @@ class OwnWritesTest {
         beforeWrite.open();                                 // A wakes and writes
         lenaAttempt.told(lena.get(30, TimeUnit.SECONDS) ? Outcome.CONFIRMED : Outcome.REJECTED, "A");
         history.stored("14C", write(jdbc.queryForObject("SELECT holder FROM tickets WHERE seat = '14C'", String.class), 0));
+// end::fourteen-c[]
 
         if (guarded) {
             history.verify();                               // zero rows for Lena, Omar keeps 14C
