@@ -67,7 +67,8 @@ class OutsideProjectsIT {
 
     @AfterAll
     static void dropProjectDatabases() {
-        for (String project : List.of("lock-only", "jedis-user", "shedlock-user", "flyway-replicas", "own-writes")) {
+        for (String project : List.of("lock-only", "jedis-user", "shedlock-user", "flyway-replicas", "own-writes",
+                "postgres-only")) {
             servers.postgres().dropDatabase(database(project));
         }
     }
@@ -77,6 +78,14 @@ class OutsideProjectsIT {
         String output = build("lock-only", Map.of());
         assertThat(output).contains("Tests run: 2, Failures: 0, Errors: 0");
         assertThat(keysLeft()).as("the app released its lock").isEmpty();
+    }
+
+    @Test
+    void anAppOnPostgresAloneLocksLeadsAndRunsASlotOnceInItsOwnDatabase() {
+        String output = build("postgres-only", Map.of(), Set.of("SEATLOCK_LOCK_REDIS_URL", "SPRING_DATA_REDIS_URL"));
+        assertThat(output).contains("Tests run: 2, Failures: 0, Errors: 0")
+                .contains("seatlock lock on PostgreSQL (table seatlock.leases");
+        assertThat(keysLeft()).as("nothing in Redis").isEmpty();
     }
 
     @Test
@@ -146,6 +155,11 @@ class OutsideProjectsIT {
 
     /** Copies the project, builds it with {@code verify} against the fresh artifacts, and returns its output. */
     private String build(String project, Map<String, String> extraEnv) {
+        return build(project, extraEnv, Set.of());
+    }
+
+    /** As above, without the environment variables named in {@code leftOut} (a project that has no Redis). */
+    private String build(String project, Map<String, String> extraEnv, Set<String> leftOut) {
         String database = database(project);
         servers.postgres().dropDatabase(database);
         servers.postgres().ensureDatabase(database);
@@ -164,6 +178,7 @@ class OutsideProjectsIT {
                 "SPRING_DATASOURCE_USERNAME", servers.postgres().user(),
                 "SPRING_DATASOURCE_PASSWORD", servers.postgres().password() == null ? "" : servers.postgres().password()));
         given.putAll(extraEnv);
+        given.keySet().removeAll(leftOut);
         return run(dir, command, given);
     }
 
