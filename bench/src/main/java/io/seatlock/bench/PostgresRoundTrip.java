@@ -32,7 +32,6 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -56,24 +55,7 @@ public class PostgresRoundTrip {
     @Param({"SEATLOCK_POSTGRES", "SHEDLOCK_JDBC", "SPRING_INTEGRATION_JDBC"})
     public Impl impl;
 
-    /** One acquire+release; false if either step did not do what it should. */
-    interface Locker extends AutoCloseable {
-        boolean acquireRelease(String name) throws Exception;
-    }
-
-    private Locker locker;
-
-    @State(Scope.Thread)
-    public static class Names {
-        private static final AtomicInteger THREADS = new AtomicInteger();
-        private final String prefix = "bench:" + THREADS.incrementAndGet() + ":";
-        private int n;
-
-        String next() {
-            n = (n + 1) % 1000;
-            return prefix + n;
-        }
-    }
+    private LockRoundTrip.Locker locker;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
@@ -86,7 +68,7 @@ public class PostgresRoundTrip {
     }
 
     @Benchmark
-    public boolean acquireRelease(Names names) throws Exception {
+    public boolean acquireRelease(LockRoundTrip.Keys names) throws Exception {
         return locker.acquireRelease(names.next());
     }
 
@@ -103,14 +85,14 @@ public class PostgresRoundTrip {
         return new HikariDataSource(config);
     }
 
-    static Locker create(Impl impl) throws Exception {
+    static LockRoundTrip.Locker create(Impl impl) throws Exception {
         HikariDataSource pool = pool("bench-" + impl.name().toLowerCase());
         switch (impl) {
             case SEATLOCK_POSTGRES: {
                 PostgresLock lock = PostgresLock.over(pool, PostgresLockSettings.defaults().withInstanceId("bench"),
                         LockListener.NOOP);
                 lock.createTable();
-                return new Locker() {
+                return new LockRoundTrip.Locker() {
                     public boolean acquireRelease(String name) {
                         return lock.tryAcquire(name, LEASE, OverlapImpact.WASTED_WORK)
                                 .map(l -> l.release() == ReleaseOutcome.RELEASED).orElse(false);
@@ -127,7 +109,7 @@ public class PostgresRoundTrip {
                         + "NOT NULL, locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))");
                 JdbcTemplateLockProvider provider = new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration
                         .builder().withJdbcTemplate(new JdbcTemplate(pool)).usingDbTime().build());
-                return new Locker() {
+                return new LockRoundTrip.Locker() {
                     public boolean acquireRelease(String name) {
                         return provider.lock(new LockConfiguration(ClockProvider.now(), name, LEASE, Duration.ZERO))
                                 .map(l -> {
@@ -151,7 +133,7 @@ public class PostgresRoundTrip {
                 repository.afterPropertiesSet();
                 repository.afterSingletonsInstantiated();
                 JdbcLockRegistry registry = new JdbcLockRegistry(repository, LEASE);
-                return new Locker() {
+                return new LockRoundTrip.Locker() {
                     public boolean acquireRelease(String name) {
                         Lock lock = registry.obtain(name);
                         if (!lock.tryLock()) {
