@@ -18,9 +18,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -128,46 +125,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      */
     public void createTable() {
         requireOpen();
-        String ddl = ddl(settings.table());
-        String table = settings.table();
-        calls.call("schema", connection -> {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
-            try (Statement s = connection.createStatement()) {
-                // CREATE ... IF NOT EXISTS is not safe against itself: replicas starting together take turns
-                s.execute("SELECT pg_advisory_xact_lock(hashtext('" + table + "'))");
-                s.execute(ddl);
-                s.execute("SELECT setval('" + table + "_tokens', m) FROM (SELECT max(fencing_token) AS m FROM " + table
-                        + ") t WHERE m > (SELECT last_value FROM " + table + "_tokens)");
-                connection.commit();
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(autoCommit);
-            }
-            return null;
-        });
-    }
-
-    /** The shipped DDL with the table's (and its schema's, sequence's and constraint's) name put in. */
-    static String ddl(String table) {
-        try (InputStream in = PostgresLock.class.getClassLoader().getResourceAsStream(DDL_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(DDL_RESOURCE + " is missing from the class path");
-            }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            int dot = table.indexOf('.');
-            String schema = dot < 0 ? null : table.substring(0, dot);
-            String simple = table.substring(dot + 1);
-            String defaultSchema = PostgresLockSettings.DEFAULT_TABLE.substring(0, PostgresLockSettings.DEFAULT_TABLE.indexOf('.'));
-            return text.replace("CREATE SCHEMA IF NOT EXISTS " + defaultSchema + ";",
-                            schema == null ? "" : "CREATE SCHEMA IF NOT EXISTS " + schema + ";")
-                    .replace(PostgresLockSettings.DEFAULT_TABLE, table)
-                    .replace("CONSTRAINT leases_grant", "CONSTRAINT " + simple + "_grant");
-        } catch (IOException e) {
-            throw new IllegalStateException("could not read " + DDL_RESOURCE, e);
-        }
+        LeaseTable.create(calls, settings.table());
     }
 
     @Override

@@ -1,0 +1,58 @@
+package io.seatlock.lock.postgres;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** The lease table's DDL ({@link PostgresLock#DDL_RESOURCE}) under a table name of the settings', and running it. */
+final class LeaseTable {
+
+    private LeaseTable() {
+    }
+
+    /** Creates the table, its schema and sequence if missing, one replica at a time, and raises the sequence. */
+    static void create(PostgresCalls calls, String table) {
+        String ddl = ddl(table);
+        calls.call("schema", connection -> {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            try (Statement s = connection.createStatement()) {
+                // CREATE ... IF NOT EXISTS is not safe against itself: replicas starting together take turns
+                s.execute("SELECT pg_advisory_xact_lock(hashtext('" + table + "'))");
+                s.execute(ddl);
+                s.execute("SELECT setval('" + table + "_tokens', m) FROM (SELECT max(fencing_token) AS m FROM " + table
+                        + ") t WHERE m > (SELECT last_value FROM " + table + "_tokens)");
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(autoCommit);
+            }
+            return null;
+        });
+    }
+
+    /** The shipped DDL with the table's (and its schema's, sequence's and constraint's) name put in. */
+    static String ddl(String table) {
+        try (InputStream in = LeaseTable.class.getClassLoader().getResourceAsStream(PostgresLock.DDL_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(PostgresLock.DDL_RESOURCE + " is missing from the class path");
+            }
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            int dot = table.indexOf('.');
+            String schema = dot < 0 ? null : table.substring(0, dot);
+            String simple = table.substring(dot + 1);
+            String defaultTable = PostgresLockSettings.DEFAULT_TABLE;
+            String defaultSchema = defaultTable.substring(0, defaultTable.indexOf('.'));
+            return text.replace("CREATE SCHEMA IF NOT EXISTS " + defaultSchema + ";",
+                            schema == null ? "" : "CREATE SCHEMA IF NOT EXISTS " + schema + ";")
+                    .replace(defaultTable, table)
+                    .replace("CONSTRAINT leases_grant", "CONSTRAINT " + simple + "_grant");
+        } catch (IOException e) {
+            throw new IllegalStateException("could not read " + PostgresLock.DDL_RESOURCE, e);
+        }
+    }
+}
