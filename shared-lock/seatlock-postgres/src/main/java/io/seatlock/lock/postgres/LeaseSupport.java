@@ -1,6 +1,7 @@
 package io.seatlock.lock.postgres;
 
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.spi.CallbackThreads;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,5 +21,5 @@ import java.util.function.Consumer;
  */
 record LeaseSupport(PostgresCalls calls, LeaseStatements statements, PostgresLockSettings settings,
                     LockListener listener, ScheduledExecutorService watchdogs, ExecutorService renewals,
-                    ExecutorService callbacks, Consumer<PostgresLease> ended) {
+                    CallbackThreads callbacks, Consumer<PostgresLease> ended) {
 }

@@ -5,7 +5,6 @@ import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.ReleaseOutcome;
-import io.seatlock.lock.spi.Callbacks;
 import io.seatlock.lock.spi.GrantedLease;
 import io.seatlock.lock.spi.LeaseWatchdog;
 import io.seatlock.lock.spi.LockSpec;
@@ -189,12 +188,7 @@ final class PostgresLease extends GrantedLease {
     private void fireLostCallback() {
         Runnable callback = onLost.get();
         if (callback != null && lostCallbackRun.compareAndSet(false, true)) {
-            try {
-                support.callbacks().execute(() -> Callbacks.runGuarded(callback,
-                        "lost-lease callback of '" + spec.name() + "'"));
-            } catch (RejectedExecutionException e) {
-                log.debug("lock closed; lost-lease callback of '{}' not run", spec.name());
-            }
+            support.callbacks().run(callback, spec.name());
         }
     }
 

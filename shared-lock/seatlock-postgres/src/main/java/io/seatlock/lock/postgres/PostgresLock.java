@@ -9,6 +9,7 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.spi.BlockingAcquire;
+import io.seatlock.lock.spi.CallbackThreads;
 import io.seatlock.lock.spi.DaemonThreads;
 import io.seatlock.lock.spi.LockListeners;
 import io.seatlock.lock.spi.LockSpec;
@@ -80,7 +81,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
     private final LeaseStatements statements;
     private final ScheduledThreadPoolExecutor watchdogs;
     private final ExecutorService renewals = Executors.newCachedThreadPool(DaemonThreads.named("seatlock-pg-renewal"));
-    private final ExecutorService callbacks = Executors.newCachedThreadPool(DaemonThreads.named("seatlock-callback"));
+    private final CallbackThreads callbacks = new CallbackThreads();
     private final Set<PostgresLease> held = ConcurrentHashMap.newKeySet();
     private final LeaseSupport support;
     private final ReleaseNotifications notifications;
@@ -157,21 +158,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      */
     @Override
     public CompletableFuture<Void> whenReleased(String name) {
-        CompletableFuture<Void> heard = released(name);
-        CompletableFuture<Void> told = new CompletableFuture<>();
-        told.whenComplete((done, error) -> {
-            if (told.isCancelled()) {
-                heard.cancel(false);
-            }
-        });
-        heard.whenCompleteAsync((done, error) -> {
-            if (error == null) {
-                told.complete(null);
-            } else {
-                told.cancel(false);
-            }
-        }, callbacks);
-        return told;
+        return callbacks.relay(released(name));
     }
 
     /** As the interface says; the waiting thread is woken by the listener itself. */

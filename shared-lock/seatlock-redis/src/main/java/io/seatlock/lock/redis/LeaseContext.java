@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.spi.CallbackThreads;
 import io.seatlock.lock.LockListener;
 
 import java.util.concurrent.ScheduledExecutorService;

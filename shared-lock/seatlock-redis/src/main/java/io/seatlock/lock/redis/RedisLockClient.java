@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.spi.CallbackThreads;
 import io.seatlock.lock.spi.DaemonThreads;
 import io.seatlock.lock.spi.BlockingAcquire;
 import io.seatlock.lock.spi.LockListeners;
