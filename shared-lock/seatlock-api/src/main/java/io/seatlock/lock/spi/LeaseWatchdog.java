@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -100,6 +101,18 @@ public final class LeaseWatchdog {
                 // the lock closes and releases the lease
             }
         }
+    }
+
+    /**
+     * A scheduler for the watchdogs of one lock's leases: one daemon thread, {@code seatlock-watchdog}, started with
+     * the first lease kept alive; a stopped watchdog leaves nothing queued. Shut it down with the lock.
+     *
+     * @return the scheduler
+     */
+    public static ScheduledExecutorService scheduler() {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-watchdog"));
+        scheduler.setRemoveOnCancelPolicy(true);
+        return scheduler;
     }
 
     /** Stops the watchdog; a renewal under way finishes. */

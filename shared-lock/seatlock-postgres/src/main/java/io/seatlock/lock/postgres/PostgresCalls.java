@@ -2,6 +2,7 @@ package io.seatlock.lock.postgres;
 
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
+import io.seatlock.lock.spi.CallBound;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * before the connection goes back), and it goes back to the pool when the call ends, so no connection is held while
  * a lease is. A call that fails is a {@link LockUnavailableException} naming what happened.
  */
-final class PostgresCalls {
+final class PostgresCalls implements CallBound {
 
     /** What one call does on its connection. */
     @FunctionalInterface
@@ -32,24 +33,24 @@ final class PostgresCalls {
     private static final int MAX_TRIES = 8;
 
     private final DataSource dataSource;
-    private final Duration callTimeout;
-    private final String table;
+    private final PostgresLockSettings settings;
     private final LockListener listener;
 
-    PostgresCalls(DataSource dataSource, Duration callTimeout, String table, LockListener listener) {
+    PostgresCalls(DataSource dataSource, PostgresLockSettings settings, LockListener listener) {
         this.dataSource = dataSource;
-        this.callTimeout = callTimeout;
-        this.table = table;
+        this.settings = settings;
         this.listener = listener;
     }
 
-    Duration callTimeout() {
-        return callTimeout;
+    @Override
+    public Duration callTimeout() {
+        return settings.callTimeout();
     }
 
     /** A deadline one call timeout from now, on {@link System#nanoTime()}. */
-    long callDeadline() {
-        return System.nanoTime() + callTimeout.toNanos();
+    @Override
+    public long callDeadline() {
+        return System.nanoTime() + settings.callTimeout().toNanos();
     }
 
     <T> T call(String group, Work<T> work) {
@@ -97,7 +98,7 @@ final class PostgresCalls {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 throw new SQLTransientConnectionException("borrowing a connection took longer than the call timeout of "
-                        + callTimeout, "08001");
+                        + settings.callTimeout(), "08001");
             }
             int previous = connection.getNetworkTimeout();
             connection.setNetworkTimeout(CALLING_THREAD, (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
@@ -114,13 +115,13 @@ final class PostgresCalls {
     LockUnavailableException unavailable(String group, SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         if (UNDEFINED_TABLE.equals(state) || state.startsWith(UNDEFINED_OBJECT_PREFIX) && e.getMessage() != null
-                && e.getMessage().contains(table)) {
+                && e.getMessage().contains(settings.table())) {
             return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "': the lease table '"
-                    + table + "' (or its sequence " + table + "_tokens) does not exist; create it with "
+                    + settings.table() + "' (or its sequence " + settings.table() + "_tokens) does not exist; create it with "
                     + PostgresLock.DDL_RESOURCE + " before the application starts, or let the lock create it "
                     + "(PostgresLock.createTable; the Spring Boot starter does unless told not to)", e);
         }
-        return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "' within " + callTimeout
+        return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "' within " + settings.callTimeout()
                 + ": " + reason(e), e);
     }
 

@@ -9,11 +9,10 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.spi.BlockingAcquire;
-import io.seatlock.lock.spi.CallbackThreads;
 import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.spi.HeldLeases;
 import io.seatlock.lock.spi.LockListeners;
 import io.seatlock.lock.spi.LockSpec;
-import io.seatlock.lock.spi.ReleaseHints;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,14 +29,9 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The lock on PostgreSQL alone: a lease row per name in one table ({@link #DDL_RESOURCE}), granted in one statement
@@ -73,30 +67,23 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PostgresLock.class);
     private static final String LOCK_NOT_AVAILABLE = "55P03";
-    private static final long ATTEMPTS_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final PostgresLockSettings settings;
     private final LockListener listener;
     private final PostgresCalls calls;
     private final LeaseStatements statements;
-    private final ScheduledThreadPoolExecutor watchdogs;
     private final ExecutorService renewals = Executors.newCachedThreadPool(DaemonThreads.named("seatlock-pg-renewal"));
-    private final CallbackThreads callbacks = new CallbackThreads();
-    private final Set<PostgresLease> held = ConcurrentHashMap.newKeySet();
+    private final HeldLeases<PostgresLease> held = new HeldLeases<>("this lock");
     private final LeaseSupport support;
     private final ReleaseNotifications notifications;
-    private final LongAdder attemptsInFlight = new LongAdder();
-    private volatile boolean closed;
 
     private PostgresLock(DataSource dataSource, PostgresLockSettings settings, LockListener listener) {
         this.settings = settings;
         this.listener = LockListeners.guarded(List.of(listener));
-        this.calls = new PostgresCalls(dataSource, settings.callTimeout(), settings.table(), this.listener);
+        this.calls = new PostgresCalls(dataSource, settings, this.listener);
         this.statements = new LeaseStatements(settings.table());
-        this.watchdogs = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-watchdog"));
-        this.watchdogs.setRemoveOnCancelPolicy(true);
-        this.support = new LeaseSupport(calls, statements, settings, this.listener, watchdogs, renewals, callbacks,
-                held::remove);
+        this.support = new LeaseSupport(calls, statements, renewals, held.services("PostgreSQL", calls,
+                settings.safetyMargin(), this.listener));
         this.notifications = new ReleaseNotifications(dataSource, statements.channel(),
                 (int) Math.max(1, settings.callTimeout().toSeconds()));
     }
@@ -125,7 +112,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      *                                  create tables: run the DDL as an owner of the schema instead)
      */
     public void createTable() {
-        requireOpen();
+        held.requireOpen();
         LeaseTable.create(calls, settings.table());
     }
 
@@ -158,17 +145,11 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      */
     @Override
     public CompletableFuture<Void> whenReleased(String name) {
-        return callbacks.relay(released(name));
-    }
-
-    /** As the interface says; the waiting thread is woken by the listener itself. */
-    @Override
-    public void awaitRelease(String name, Duration atMost) throws InterruptedException {
-        ReleaseHints.await(() -> released(name), atMost);
+        return held.callbacks().relay(released(name));
     }
 
     private CompletableFuture<Void> released(String name) {
-        requireOpen();
+        held.requireOpen();
         LockSpec.requireValidName(name);
         CompletableFuture<Void> released = notifications.next(name);
         notifications.listening().thenRunAsync(() -> {
@@ -184,13 +165,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
     }
 
     private AcquireAttempt attempt(LockSpec spec, boolean unlessDecided) {
-        attemptsInFlight.increment();
-        try {
-            requireOpen();
-            return attemptOnce(spec, unlessDecided);
-        } finally {
-            attemptsInFlight.decrement();
-        }
+        return held.attempt(() -> attemptOnce(spec, unlessDecided));
     }
 
     /** What one grant statement found. */
@@ -240,11 +215,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
             takeBack(name, owner);
             return AcquireAttempt.busy(null);
         }
-        held.add(lease);
-        if (closed) { // close() waits for this attempt, then releases what is held: this grant too
-            throw new LockClosedException("this lock was closed while acquiring '" + name + "'; the grant is released "
-                    + "with it");
-        }
+        held.granted(lease);
         listener.onAcquired(group, spec.impact());
         return AcquireAttempt.acquired(lease);
     }
@@ -264,17 +235,14 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
         }
     }
 
-    /** PostgreSQL keeps the ttl in whole milliseconds here; the local deadline is reckoned from the same. */
+    /** PostgreSQL keeps the ttl in whole milliseconds here. */
     private LockSpec spec(String name, Duration ttl, OverlapImpact impact) {
-        LockSpec spec = new LockSpec(name, ttl, impact);
-        Duration whole = Duration.ofMillis(ttl.toMillis());
-        settings.requireUsable(whole);
-        return whole.equals(ttl) ? spec : new LockSpec(name, whole, impact);
+        return support.services().margin().spec(name, ttl, impact);
     }
 
     @Override
     public Optional<Duration> remainingTtl(String name) {
-        requireOpen();
+        held.requireOpen();
         LockSpec.requireValidName(name);
         OptionalLong left = calls.call(LockListeners.groupOf(name), c -> statements.remainingMillis(c, name));
         return left.isPresent() ? Optional.of(Duration.ofMillis(left.getAsLong())) : Optional.empty();
@@ -282,7 +250,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
 
     @Override
     public Optional<String> holder(String name) {
-        requireOpen();
+        held.requireOpen();
         LockSpec.requireValidName(name);
         return Optional.ofNullable(calls.call(LockListeners.groupOf(name), c -> statements.holder(c, name)));
     }
@@ -290,14 +258,14 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
     /** An index range scan of the names that start with {@code namePrefix}. */
     @Override
     public Set<String> heldNames(String namePrefix) {
-        requireOpen();
+        held.requireOpen();
         LockSpec.requireValidNamePrefix(namePrefix);
         return Set.copyOf(calls.call("status", c -> statements.heldNames(c, namePrefix)));
     }
 
     @Override
     public Set<String> held(Collection<String> names) {
-        requireOpen();
+        held.requireOpen();
         if (names.isEmpty()) {
             return Set.of();
         }
@@ -312,7 +280,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      * @throws LockClosedException      if this lock is closed
      */
     public Duration ping() {
-        requireOpen();
+        held.requireOpen();
         long start = System.nanoTime();
         calls.call("health", c -> {
             try (Statement s = c.createStatement()) {
@@ -328,7 +296,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      * @return the held leases (released and lost ones are gone)
      */
     public List<LockLease> heldLeases() {
-        return List.copyOf(held);
+        return held.list();
     }
 
     /**
@@ -348,35 +316,13 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        if (held.close(calls.callDeadline(), lease -> CompletableFuture.runAsync(lease::close, renewals),
+                settings.callTimeout().toNanos())) {
+            renewals.shutdown();
+            notifications.close();
         }
-        closed = true;
-        watchdogs.shutdownNow();
-        long deadline = calls.callDeadline();
-        while (attemptsInFlight.sum() > 0 && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(ATTEMPTS_POLL_NANOS);
-        }
-        List<CompletableFuture<Void>> releases = held.stream().map(lease -> CompletableFuture.runAsync(lease::close,
-                renewals)).toList();
-        try {
-            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
-                    .get(Math.max(0, calls.callDeadline() - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            log.warn("could not release every lock on close; they expire on their own: {}", e.getMessage());
-        }
-        renewals.shutdown();
-        callbacks.shutdown();
-        notifications.close();
     }
 
-    private void requireOpen() {
-        if (closed) {
-            throw new LockClosedException("this lock is closed");
-        }
-    }
 
     @Override
     public String toString() {

@@ -1,7 +1,7 @@
 package io.seatlock.lock.postgres;
 
-import io.seatlock.lock.LeaseTooShortException;
 import io.seatlock.lock.spi.InstanceId;
+import io.seatlock.lock.spi.SafetyMargin;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -53,12 +53,7 @@ public record PostgresLockSettings(String table, String instanceId, Duration cal
         if (callTimeout.compareTo(Duration.ofDays(1)) > 0) {
             throw new IllegalArgumentException("call timeout must be at most a day, was " + callTimeout);
         }
-        if (clockDriftFactor < 0 || clockDriftFactor >= 0.5) {
-            throw new IllegalArgumentException("clock drift factor must be in [0, 0.5), was " + clockDriftFactor);
-        }
-        if (minSafetyMargin == null || minSafetyMargin.isNegative()) {
-            throw new IllegalArgumentException("min safety margin must not be negative");
-        }
+        new SafetyMargin(clockDriftFactor, minSafetyMargin); // checks both
         requirePositive(minBackoff, "min backoff");
         requirePositive(maxBackoff, "max backoff");
         if (maxBackoff.compareTo(minBackoff) < 0) {
@@ -111,17 +106,9 @@ public record PostgresLockSettings(String table, String instanceId, Duration cal
                 maxBackoff);
     }
 
-    /** Refuses a ttl no longer than its safety margin: such a lease could never be valid. */
-    void requireUsable(Duration ttl) {
-        long margin = safetyMarginNanos(ttl);
-        if (ttl.toNanos() <= margin) {
-            throw new LeaseTooShortException(ttl, Duration.ofNanos(margin));
-        }
-    }
-
     /** The part of a ttl this side does not trust: its own clock may run slower than the server's. */
-    long safetyMarginNanos(Duration ttl) {
-        return Math.max((long) (ttl.toNanos() * clockDriftFactor), minSafetyMargin.toNanos());
+    SafetyMargin safetyMargin() {
+        return new SafetyMargin(clockDriftFactor, minSafetyMargin);
     }
 
     private static void requirePositive(@Nullable Duration value, String what) {

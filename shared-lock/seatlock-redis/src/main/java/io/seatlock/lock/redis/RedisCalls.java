@@ -3,6 +3,7 @@ package io.seatlock.lock.redis;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.redis.spi.RedisCommand;
+import io.seatlock.lock.spi.CallBound;
 import io.seatlock.lock.redis.spi.RedisTransport;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -22,7 +23,7 @@ import java.util.function.Supplier;
  * so a silent Redis costs a caller its timeout and never a queue behind others. Until the lock has first reached
  * Redis, a call waits the connect timeout on top: a cold replica's first connection is not a Redis that is down.
  */
-final class RedisCalls {
+final class RedisCalls implements CallBound {
 
     private static final Logger log = LoggerFactory.getLogger(RedisCalls.class);
     /** Our own wait ends this long after the transport's command timeout would have ended it. */
@@ -50,7 +51,8 @@ final class RedisCalls {
         this.listener = listener;
     }
 
-    Duration commandTimeout() {
+    @Override
+    public Duration callTimeout() {
         return commandTimeout;
     }
 
@@ -176,7 +178,8 @@ final class RedisCalls {
      * When a call started now must have its answer: the command timeout plus a little slack, and the connect timeout
      * too while the lock has never reached Redis.
      */
-    long callDeadline() {
+    @Override
+    public long callDeadline() {
         return System.nanoTime() + commandTimeout.toNanos() + AWAIT_SLACK_NANOS + (reached ? 0 : coldExtraNanos);
     }
 

@@ -1,7 +1,6 @@
 package io.seatlock.lock.redis;
 
-import io.seatlock.lock.spi.CallbackThreads;
-import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.spi.HeldLeases;
 import io.seatlock.lock.spi.BlockingAcquire;
 import io.seatlock.lock.spi.LockListeners;
 import io.seatlock.lock.redis.spi.RedisCommand;
@@ -16,8 +15,6 @@ import io.seatlock.lock.spi.LockSpec;
 import io.seatlock.lock.spi.ReleaseHints;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -26,13 +23,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The Redis lock: {@code SET NX PX} plus a fencing counter in one script, compare-and-delete release,
@@ -58,12 +48,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(RedisLockClient.class);
     /** How long a fence counter outlives its last lease; tokens stay increasing after it goes (time-seeded). */
     private static final Duration FENCE_KEPT_AFTER_LEASE = Duration.ofHours(1);
-
-    /** How often close() looks whether the acquire calls under way have landed. */
-    private static final long ATTEMPTS_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** ACQUIRE_UNLESS_DECIDED's answer when the decided marker is there. */
     private static final long DECIDED = -1;
@@ -73,17 +59,12 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private final RedisCalls calls;
     private final RedisKeys keys;
     private final OwnerTokens ownerTokens;
-    private final ScheduledThreadPoolExecutor watchdogs;
-    private final CallbackThreads callbacks = new CallbackThreads();
-    private final Set<RedisLease> held = ConcurrentHashMap.newKeySet();
+    private final HeldLeases<RedisLease> held = new HeldLeases<>("this lock client");
     private final LeaseContext leases;
     private final RedisLockStatus status;
     private final AcquireArgs acquireArgs = new AcquireArgs(FENCE_KEPT_AFTER_LEASE);
     private final GrantedTokens grantedTokens = new GrantedTokens();
     private final ReleaseSignals releaseSignals;
-    private volatile boolean closed;
-    /** Acquire round trips under way: close() lets them land, so it releases a grant that lands as it closes. */
-    private final LongAdder attemptsInFlight = new LongAdder();
 
     private RedisLockClient(RedisTransport transport, RedisLockSettings settings, LockListener listener) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -91,11 +72,8 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         this.calls = new RedisCalls(transport, this.listener);
         this.keys = settings.keys();
         this.ownerTokens = new OwnerTokens(settings.instanceId());
-        // Starts no thread before its first task.
-        this.watchdogs = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-watchdog"));
-        this.watchdogs.setRemoveOnCancelPolicy(true);
-        this.leases = new LeaseContext(calls, new LeaseCommands(calls, settings), keys, settings, this.listener, watchdogs,
-                callbacks, held::remove);
+        this.leases = new LeaseContext(calls, new LeaseCommands(calls, settings), held.services("Redis", calls,
+                settings.safetyMargin(), this.listener));
         this.status = new RedisLockStatus(calls, keys);
         this.releaseSignals = new ReleaseSignals(transport, keys);
     }
@@ -147,7 +125,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     @Override
     public CompletableFuture<Void> whenReleased(String name) {
-        return callbacks.relay(released(name));
+        return held.callbacks().relay(released(name));
     }
 
     /**
@@ -161,7 +139,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
     /** {@link #whenReleased}, completed on the transport's thread that hears the release. */
     private CompletableFuture<Void> released(String name) {
-        requireOpen();
+        held.requireOpen();
         LockSpec.requireValidName(name);
         CompletableFuture<Void> released = releaseSignals.next(name);
         releaseSignals.subscribed().thenAccept(subscribed -> {
@@ -183,13 +161,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     private AcquireAttempt attempt(LockSpec spec, boolean interruptible, boolean unlessDecided)
             throws InterruptedException {
-        attemptsInFlight.increment();
-        try {
-            requireOpen();
-            return attemptOnce(spec, interruptible, unlessDecided);
-        } finally {
-            attemptsInFlight.decrement();
-        }
+        return held.attempt(() -> attemptOnce(spec, interruptible, unlessDecided));
     }
 
     private AcquireAttempt attemptOnce(LockSpec spec, boolean interruptible, boolean unlessDecided)
@@ -233,11 +205,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
             commands.takeBack(lockKey, owner);
             return AcquireAttempt.busy(null);
         }
-        held.add(lease);
-        if (closed) { // close() waits for this attempt, then releases what is held: this grant too
-            throw new LockClosedException("this lock client was closed while acquiring '" + name + "'; the grant is "
-                    + "released with it");
-        }
+        held.granted(lease);
         listener.onAcquired(group, spec.impact());
         return AcquireAttempt.acquired(lease);
     }
@@ -257,35 +225,32 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         }
     }
 
-    /** Redis takes whole milliseconds; the local deadline is reckoned from the same truncated ttl. */
+    /** Redis takes whole milliseconds. */
     private LockSpec spec(String name, Duration ttl, OverlapImpact impact) {
-        LockSpec spec = new LockSpec(name, ttl, impact);
-        Duration whole = Duration.ofMillis(ttl.toMillis());
-        settings.requireUsable(whole);
-        return whole.equals(ttl) ? spec : new LockSpec(name, whole, impact);
+        return leases.services().margin().spec(name, ttl, impact);
     }
 
     @Override
     public Optional<Duration> remainingTtl(String name) {
-        requireOpen();
+        held.requireOpen();
         return status.remainingTtl(name);
     }
 
     @Override
     public Optional<String> holder(String name) {
-        requireOpen();
+        held.requireOpen();
         return status.holder(name);
     }
 
     @Override
     public Set<String> heldNames(String namePrefix) {
-        requireOpen();
+        held.requireOpen();
         return status.heldNames(namePrefix);
     }
 
     @Override
     public Set<String> held(Collection<String> names) {
-        requireOpen();
+        held.requireOpen();
         return status.held(names);
     }
 
@@ -299,7 +264,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      * @throws IllegalStateException    if this client is closed
      */
     public Duration ping() {
-        requireOpen();
+        held.requireOpen();
         long start = System.nanoTime();
         calls.call("health", new RedisCommand.Ping());
         return Duration.ofNanos(System.nanoTime() - start);
@@ -311,7 +276,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      * @return the held leases (released and lost ones are gone)
      */
     public List<LockLease> heldLeases() {
-        return List.copyOf(held);
+        return held.list();
     }
 
     /**
@@ -340,35 +305,13 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        watchdogs.shutdownNow();
         // A call's bound once connected; not a cold call's longer one: an attempt still connecting has been granted
         // nothing, and closing the transport below ends it
-        long attemptsLanded = calls.reached() ? calls.callDeadline() : System.nanoTime() + calls.commandTimeout().toNanos();
-        while (attemptsInFlight.sum() > 0 && System.nanoTime() - attemptsLanded < 0) {
-            LockSupport.parkNanos(ATTEMPTS_POLL_NANOS);
+        long attemptsLanded = calls.reached() ? calls.callDeadline() : System.nanoTime() + calls.callTimeout().toNanos();
+        if (held.close(attemptsLanded, RedisLease::releaseAsync, calls.callDeadline() - System.nanoTime())) {
+            releaseSignals.close();
+            calls.close();
         }
-        List<CompletableFuture<?>> releases = held.stream().<CompletableFuture<?>>map(RedisLease::releaseAsync).toList();
-        try {
-            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
-                    .get(Math.max(0, calls.callDeadline() - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("could not release every lock on close; they expire on their own: {}", e.getMessage());
-        }
-        callbacks.shutdown();
-        releaseSignals.close();
-        calls.close();
     }
 
-    /** A closed client's calls would fail as if Redis were down: say what is true instead. */
-    private void requireOpen() {
-        if (closed) {
-            throw new LockClosedException("this lock client is closed");
-        }
-    }
 }

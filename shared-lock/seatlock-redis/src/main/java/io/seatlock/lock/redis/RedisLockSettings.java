@@ -1,7 +1,7 @@
 package io.seatlock.lock.redis;
 
-import io.seatlock.lock.LeaseTooShortException;
 import io.seatlock.lock.spi.InstanceId;
+import io.seatlock.lock.spi.SafetyMargin;
 
 import java.time.Duration;
 
@@ -50,14 +50,9 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
             throw new IllegalArgumentException("instance id must not end in \"" + OwnerTokens.WAITED
                     + "\", the mark a waiter adds to a held lock's owner token");
         }
-        if (clockDriftFactor < 0 || clockDriftFactor >= 0.5) {
-            throw new IllegalArgumentException("clock drift factor must be in [0, 0.5), was " + clockDriftFactor);
-        }
+        new SafetyMargin(clockDriftFactor, minSafetyMargin); // checks both
         RedisTimeouts.requirePositive(minBackoff, "min backoff");
         RedisTimeouts.requirePositive(maxBackoff, "max backoff");
-        if (minSafetyMargin == null || minSafetyMargin.isNegative()) {
-            throw new IllegalArgumentException("min safety margin must not be negative");
-        }
         if (maxBackoff.compareTo(minBackoff) < 0) {
             throw new IllegalArgumentException("max backoff " + maxBackoff + " is below min backoff " + minBackoff);
         }
@@ -128,17 +123,8 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
         return new RedisKeys(keyPrefix);
     }
 
-    /** Refuses a ttl no longer than its safety margin: such a lease could never be valid. */
-    void requireUsable(Duration ttl) {
-        long margin = safetyMarginNanos(ttl);
-        if (ttl.toNanos() <= margin) {
-            throw new LeaseTooShortException(ttl, Duration.ofNanos(margin));
-        }
-    }
-
-    /** The part of a TTL this side does not trust: Redis may expire the key that much earlier. */
-    long safetyMarginNanos(Duration ttl) {
-        long drift = (long) (ttl.toNanos() * clockDriftFactor);
-        return Math.max(drift, minSafetyMargin.toNanos());
+    /** The part of a ttl this side does not trust: Redis may expire the key that much earlier. */
+    SafetyMargin safetyMargin() {
+        return new SafetyMargin(clockDriftFactor, minSafetyMargin);
     }
 }

@@ -12,16 +12,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** The status queries of the Redis lock: for displays, never for decisions (the answers are stale on arrival). */
-final class RedisLockStatus {
-
-    private final RedisCalls calls;
-    private final RedisKeys keys;
-
-    RedisLockStatus(RedisCalls calls, RedisKeys keys) {
-        this.calls = calls;
-        this.keys = keys;
-    }
+/**
+ * The status queries of the Redis lock: for displays, never for decisions (the answers are stale on arrival).
+ *
+ * @param calls bounded Redis calls
+ * @param keys  the key layout
+ */
+record RedisLockStatus(RedisCalls calls, RedisKeys keys) {
 
     Optional<Duration> remainingTtl(String name) {
         LockSpec.requireValidName(name);
