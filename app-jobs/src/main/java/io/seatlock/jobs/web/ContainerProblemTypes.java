@@ -3,7 +3,6 @@ package io.seatlock.jobs.web;
 import io.seatlock.demo.web.ContainerProblems;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpStatus;
 import tools.jackson.databind.json.JsonMapper;
 
 /** What Tomcat answers by itself is a problem typed by its status, as Spring MVC's own errors are ({@link ProblemHandler}). */
@@ -12,9 +11,6 @@ class ContainerProblemTypes {
 
     @Bean
     ContainerProblems containerProblems(JsonMapper json) {
-        return new ContainerProblems(json, status -> {
-            HttpStatus known = HttpStatus.resolve(status);
-            return new ContainerProblems.Type(ProblemHandler.typeFor(status), known == null ? null : known.getReasonPhrase());
-        });
+        return new ContainerProblems(json, ProblemHandler::containerType);
     }
 }

@@ -1,5 +1,6 @@
 package io.seatlock.jobs.web;
 
+import io.seatlock.demo.web.ContainerProblems;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -39,6 +40,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     static URI typeFor(int status) {
         HttpStatus known = HttpStatus.resolve(status);
         return URI.create(PREFIX + (known == null ? "status-" + status : known.name().toLowerCase(Locale.ROOT).replace('_', '-')));
+    }
+
+    /** The type and title of a problem Tomcat answers by itself: those of its status. */
+    static ContainerProblems.Type containerType(int status) {
+        HttpStatus known = HttpStatus.resolve(status);
+        return new ContainerProblems.Type(typeFor(status), known == null ? null : known.getReasonPhrase());
     }
 
     /** Anything unexpected: the cause goes to the log, not to the client. */

@@ -1,5 +1,6 @@
 package io.seatlock.seats.problems;
 
+import io.seatlock.demo.web.ContainerProblems;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
@@ -70,6 +71,11 @@ public enum ProblemType {
         problem.setType(uri());
         problem.setTitle(title);
         return problem;
+    }
+
+    /** This type for a problem Tomcat answers by itself. */
+    public ContainerProblems.Type containerType() {
+        return new ContainerProblems.Type(uri(), title);
     }
 
     /** The type Spring MVC's own errors (unknown path, wrong method or media type, ...) get, by their status. */

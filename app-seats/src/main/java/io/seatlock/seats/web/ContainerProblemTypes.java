@@ -6,15 +6,16 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
 
-/** What Tomcat answers by itself is a problem of this API's types too ({@link ContainerProblems}). */
+/**
+ * What Tomcat answers by itself is a problem of this API's types too ({@link ContainerProblems}), typed as Spring MVC's
+ * own errors of the same status are ({@link ProblemType#forFrameworkStatus}).
+ */
 @Configuration(proxyBeanMethods = false)
 class ContainerProblemTypes {
 
     @Bean
     ContainerProblems containerProblems(JsonMapper json) {
-        return new ContainerProblems(json, status -> {
-            ProblemType type = ProblemType.forFrameworkStatus(status);
-            return new ContainerProblems.Type(type.uri(), type.title());
-        });
+        return new ContainerProblems(json,
+                status -> ProblemType.forFrameworkStatus(status).containerType());
     }
 }
