@@ -42,10 +42,10 @@ public final class BlockingAcquire {
     }
 
     /**
-     * Tries until granted or {@code maxWait} has passed.
+     * Tries until granted or {@code maxWait} has passed; a bad {@code maxWait} is refused before the first attempt.
      *
      * @param name       the lock's name, for the messages
-     * @param maxWait    how long to wait at most, checked already ({@link LockSpec#requireValidWait})
+     * @param maxWait    how long to wait at most, not negative
      * @param minBackoff the first pause
      * @param maxBackoff the longest pause
      * @param attempt    one attempt
@@ -53,10 +53,11 @@ public final class BlockingAcquire {
      * @return the lease
      * @throws LockNotAcquiredException if the lock stayed held for {@code maxWait}
      * @throws InterruptedException     if the thread was interrupted
+     * @throws IllegalArgumentException if {@code maxWait} is null or negative
      */
     public static LockLease acquire(String name, Duration maxWait, Duration minBackoff, Duration maxBackoff,
                                     Attempt attempt, Pause pause) throws InterruptedException {
-        long deadline = System.nanoTime() + LockSpec.waitNanos(maxWait);
+        long deadline = System.nanoTime() + LockSpec.requireValidWait(maxWait);
         long backoff = minBackoff.toNanos();
         while (true) {
             if (Thread.interrupted()) {

@@ -18,16 +18,11 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A lock whose acquires and leases are observed ({@link LockObservations}); every other call goes straight to the
  * lock. With a registry that has no handler, it adds one check per call.
+ *
+ * @param lock         the lock observed
+ * @param observations where its acquires and leases are observed
  */
-final class ObservedLock implements DistributedLock {
-
-    private final DistributedLock lock;
-    private final LockObservations observations;
-
-    ObservedLock(DistributedLock lock, LockObservations observations) {
-        this.lock = lock;
-        this.observations = observations;
-    }
+record ObservedLock(DistributedLock lock, LockObservations observations) implements DistributedLock {
 
     @Override
     public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {

@@ -84,8 +84,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
         this.statements = new LeaseStatements(settings.table());
         this.support = new LeaseSupport(calls, statements, renewals, held.services("PostgreSQL", calls,
                 settings.safetyMargin(), this.listener));
-        this.notifications = new ReleaseNotifications(dataSource, statements.channel(),
-                (int) Math.max(1, settings.callTimeout().toSeconds()));
+        this.notifications = new ReleaseNotifications(dataSource, statements.channel(), settings.callTimeout());
     }
 
     /**
@@ -130,7 +129,6 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
         LockSpec spec = spec(name, ttl, impact);
-        LockSpec.requireValidWait(maxWait);
         return BlockingAcquire.acquire(name, maxWait, settings.minBackoff(), settings.maxBackoff(),
                 () -> attempt(spec, false).lease(), atMost -> awaitRelease(name, atMost));
     }

@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -37,10 +38,14 @@ final class ReleaseNotifications implements AutoCloseable {
     private volatile boolean closed;
     private volatile Thread thread;
 
-    ReleaseNotifications(DataSource dataSource, String channel, int checkTimeoutSeconds) {
+    /**
+     * @param callTimeout the lock's call bound; a check of the listening connection waits as long, in whole seconds
+     *                    (what JDBC's {@code isValid} takes), at least one
+     */
+    ReleaseNotifications(DataSource dataSource, String channel, Duration callTimeout) {
         this.dataSource = dataSource;
         this.channel = channel;
-        this.checkTimeoutSeconds = checkTimeoutSeconds;
+        this.checkTimeoutSeconds = (int) Math.max(1, callTimeout.toSeconds());
     }
 
     /** Completes when {@code name} is next released and announced, or when the listener (re)connects. */

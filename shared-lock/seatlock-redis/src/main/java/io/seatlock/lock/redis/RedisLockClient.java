@@ -110,7 +110,6 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
         LockSpec spec = spec(name, ttl, impact);
-        LockSpec.requireValidWait(maxWait);
         return BlockingAcquire.acquire(name, maxWait, settings.minBackoff(), settings.maxBackoff(),
                 () -> attempt(spec, true, false).lease(), atMost -> awaitRelease(name, atMost));
     }
