@@ -4,6 +4,7 @@ import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.StaleFencingTokenException;
+import io.seatlock.lock.spi.FenceChecks;
 import io.seatlock.lock.spi.LockListeners;
 
 import org.slf4j.Logger;
@@ -75,17 +76,9 @@ public final class PostgresFence implements Fence {
      * @throws IllegalStateException      if {@code connection} is in auto-commit mode; nothing is admitted
      */
     public void admit(Connection connection, String resource, FencingToken token) throws SQLException {
-        if (resource == null || resource.isBlank()) {
-            throw new IllegalArgumentException("fenced resource must not be blank");
-        }
-        Objects.requireNonNull(token, "fencing token must not be null");
-        if (connection.getAutoCommit()) {
-            // Committed on its own, the admission would neither hold the fence row until the write commits nor roll
-            // back with it: a stale holder admitted first could still write after the newer holder's write.
-            throw new IllegalStateException("the fence admits a token only in the transaction of the write it guards, "
-                    + "but the connection is in auto-commit mode; begin a transaction (@Transactional, "
-                    + "TransactionTemplate or setAutoCommit(false)) and write on the same connection");
-        }
+        // Committed on its own, the admission would neither hold the fence row until the write commits nor roll back
+        // with it: a stale holder admitted first could still write after the newer holder's write.
+        FenceChecks.requireAdmissible(connection, resource, token, "token fence");
         try (PreparedStatement admit = connection.prepareStatement(admitSql)) {
             admit.setString(1, resource);
             admit.setLong(2, token.value());

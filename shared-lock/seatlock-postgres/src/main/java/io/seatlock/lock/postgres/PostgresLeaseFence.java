@@ -5,6 +5,7 @@ import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.StaleFencingTokenException;
+import io.seatlock.lock.spi.FenceChecks;
 import io.seatlock.lock.spi.LockListeners;
 
 import org.slf4j.Logger;
@@ -78,16 +79,8 @@ public final class PostgresLeaseFence implements Fence {
      */
     @Override
     public void admit(Connection connection, String resource, FencingToken token) throws SQLException {
-        if (resource == null || resource.isBlank()) {
-            throw new IllegalArgumentException("fenced resource (the lock's name) must not be blank");
-        }
-        Objects.requireNonNull(token, "fencing token must not be null");
-        if (connection.getAutoCommit()) {
-            // committed on its own, the row lock would end before the write it guards
-            throw new IllegalStateException("the lease fence admits a write only in that write's transaction, but the "
-                    + "connection is in auto-commit mode; begin a transaction (@Transactional, TransactionTemplate or "
-                    + "setAutoCommit(false)) and write on the same connection");
-        }
+        // committed on its own, the row lock would end before the write it guards
+        FenceChecks.requireAdmissible(connection, resource, token, "lease fence");
         try (PreparedStatement s = connection.prepareStatement(guard)) {
             s.setString(1, resource);
             s.setLong(2, token.value());
