@@ -38,22 +38,21 @@ final class RedisCalls implements CallBound {
     private static final long TRY_AGAIN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final RedisTransport transport;
-    private final Duration commandTimeout;
-    private final long coldExtraNanos;
+    /** The transport's bounds, its own: a call waits the command timeout, a cold one the connect timeout on top. */
+    private final RedisTimeouts timeouts;
     private final LockListener listener;
     /** Whether any call has had an answer from Redis: from then on a call has the command timeout alone. */
     private volatile boolean reached;
 
     RedisCalls(RedisTransport transport, LockListener listener) {
         this.transport = transport;
-        this.commandTimeout = transport.timeouts().command();
-        this.coldExtraNanos = transport.timeouts().connect().toNanos();
+        this.timeouts = transport.timeouts();
         this.listener = listener;
     }
 
     @Override
     public Duration callTimeout() {
-        return commandTimeout;
+        return timeouts.command();
     }
 
     RedisTransport transport() {
@@ -66,7 +65,7 @@ final class RedisCalls implements CallBound {
      * renewals must notice a connection gone silent too.
      */
     <T> CompletableFuture<T> send(RedisCommand<T> command) {
-        long deadline = System.nanoTime() + commandTimeout.toNanos();
+        long deadline = System.nanoTime() + timeouts.command().toNanos();
         return againWhileSplit(command, deadline, NOTHING, guarded(() -> transport.send(command, deadline, NOTHING)))
                 .whenComplete((answer, error) -> {
                     if (error == null) {
@@ -180,7 +179,8 @@ final class RedisCalls implements CallBound {
      */
     @Override
     public long callDeadline() {
-        return System.nanoTime() + commandTimeout.toNanos() + AWAIT_SLACK_NANOS + (reached ? 0 : coldExtraNanos);
+        return System.nanoTime() + timeouts.command().toNanos() + AWAIT_SLACK_NANOS
+                + (reached ? 0 : timeouts.connect().toNanos());
     }
 
     /** Whether a call has had an answer from Redis yet. */
@@ -228,9 +228,9 @@ final class RedisCalls implements CallBound {
                     throw unavailable(group, e.getCause());
                 } catch (TimeoutException e) {
                     TimeoutException silent = new TimeoutException(cold && !reached
-                            ? "no answer within " + Duration.ofNanos(coldExtraNanos) + " (connect timeout) and "
-                                    + commandTimeout + " (command timeout)"
-                            : "no answer within " + commandTimeout);
+                            ? "no answer within " + timeouts.connect() + " (connect timeout) and "
+                                    + timeouts.command() + " (command timeout)"
+                            : "no answer within " + timeouts.command());
                     transport.failed(silent);
                     throw unavailable(group, silent);
                 }
