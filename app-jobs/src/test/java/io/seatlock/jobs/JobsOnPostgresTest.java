@@ -51,21 +51,7 @@ class JobsOnPostgresTest {
     @BeforeAll
     static void startThreeReplicasAtOnce() throws Exception {
         db = JdbcClient.create(servers.dataSource());
-        ExecutorService pool = Executors.newFixedThreadPool(3);
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<ConfigurableApplicationContext>> starting = new ArrayList<>();
-        for (int i = 1; i <= 3; i++) {
-            String name = "pg-jobs-" + i;
-            starting.add(pool.submit(() -> {
-                go.await();
-                return start(name);
-            }));
-        }
-        go.countDown();
-        for (Future<ConfigurableApplicationContext> f : starting) {
-            replicas.add(f.get(3, TimeUnit.MINUTES));
-        }
-        pool.shutdown();
+        replicas.addAll(JobsReplica.startAtOnce(3, "pg-jobs-", JobsOnPostgresTest::start));
     }
 
     private static ConfigurableApplicationContext start(String name) {
