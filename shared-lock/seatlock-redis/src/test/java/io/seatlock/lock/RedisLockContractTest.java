@@ -67,10 +67,6 @@ class RedisLockContractTest extends DistributedLockContract {
         return otherReplica;
     }
 
-    @Override
-    protected void passTime(Duration time) {
-        // Redis keeps real time: the contract waits for the effect, bounded.
-    }
 
     @Override
     protected void takeAway(String name) {

@@ -20,11 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * What every {@link DistributedLock} must do, as JUnit 5 tests: extend it and supply four things: the lock
- * ({@link #lock()}), another replica's lock on the same store ({@link #otherReplica()}), a way to let time pass
- * ({@link #passTime}) and a way to take a lock away behind its holder's back ({@link #takeAway}). seatlock runs it
- * against Redis (standalone and Cluster) and {@link InMemoryLock}; write another backend and run it against yours,
- * as ShedLock's provider contract is used.
+ * What every {@link DistributedLock} must do, as JUnit 5 tests: extend it and supply three things: the lock
+ * ({@link #lock()}), another replica's lock on the same store ({@link #otherReplica()}) and a way to take a lock away
+ * behind its holder's back ({@link #takeAway}); a lock on a manual clock also lets time pass ({@link #passTime}).
+ * seatlock runs it against Redis (standalone and Cluster), PostgreSQL and {@link InMemoryLock}; write another backend
+ * and run it against yours, as ShedLock's provider contract is used.
  */
 public abstract class DistributedLockContract extends LeaseContract {
 

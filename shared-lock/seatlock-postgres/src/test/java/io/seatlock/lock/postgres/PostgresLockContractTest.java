@@ -54,10 +54,6 @@ class PostgresLockContractTest extends DistributedLockContract {
         return otherReplica;
     }
 
-    @Override
-    protected void passTime(Duration time) {
-        // PostgreSQL keeps real time: the contract waits for the effect, bounded.
-    }
 
     @Override
     protected void takeAway(String name) {

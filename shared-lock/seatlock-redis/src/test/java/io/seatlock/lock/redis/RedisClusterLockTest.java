@@ -56,10 +56,6 @@ class RedisClusterLockTest extends DistributedLockContract {
         return otherReplica;
     }
 
-    @Override
-    protected void passTime(Duration time) {
-        // real time: the contract waits for the effect, bounded
-    }
 
     @Override
     protected void takeAway(String name) {
