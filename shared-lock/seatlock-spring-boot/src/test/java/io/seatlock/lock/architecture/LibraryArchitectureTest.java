@@ -3,8 +3,11 @@ package io.seatlock.lock.architecture;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.seatlock.lock.LockLease;
+import io.seatlock.lock.spi.StoreLease;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -67,6 +70,14 @@ class LibraryArchitectureTest {
     void theRedisLockKnowsNoFramework() {
         noClasses().that().resideInAPackage("io.seatlock.lock.redis..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "net.javacrumbs..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    void everyStoresLeaseIsTheOneLeaseStateMachine() {
+        classes().that().implement(LockLease.class)
+                .and().resideInAnyPackage("io.seatlock.lock.redis..", "io.seatlock.lock.postgres..")
+                .should().beAssignableTo(StoreLease.class)
                 .check(LIBRARY);
     }
 
