@@ -1,14 +1,11 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.spi.Causes;
+
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -31,7 +28,7 @@ final class UnavailableReason {
     static String of(Throwable error, boolean connecting) {
         String detail = withRootCause(error);
         boolean timedOut = false;
-        for (Throwable cause : causesOf(error)) {
+        for (Throwable cause : Causes.of(error)) { // Jedis keeps each address's refusal as a suppressed one
             String message = cause.getMessage() == null ? "" : cause.getMessage();
             String upper = message.toUpperCase(Locale.ROOT);
             for (String refusal : LOGIN_REFUSALS) {
@@ -57,22 +54,6 @@ final class UnavailableReason {
             return (connecting ? "timed out connecting (" : "timed out waiting for an answer (") + detail + ")";
         }
         return detail;
-    }
-
-    /** The error, its causes and what each suppressed (Jedis keeps each address's refusal so), each once, in order. */
-    private static Set<Throwable> causesOf(Throwable error) {
-        Set<Throwable> seen = new LinkedHashSet<>();
-        Deque<Throwable> next = new ArrayDeque<>(List.of(error));
-        while (!next.isEmpty()) {
-            Throwable t = next.poll();
-            if (seen.add(t)) {
-                if (t.getCause() != null) {
-                    next.add(t.getCause());
-                }
-                next.addAll(List.of(t.getSuppressed()));
-            }
-        }
-        return seen;
     }
 
     /** The error's message, and its root cause's where that says more (clients wrap the socket's words). */

@@ -2,17 +2,14 @@ package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.redis.RedisEndpoints;
+import io.seatlock.lock.spi.Causes;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Answers of Redis, at the lock's first connect, that no retry mends: the settings ask for something the server is
@@ -32,7 +29,7 @@ final class StartupMistakes {
                     "Connect without TLS (redis:// in seatlock.lock.redis-url or cluster-nodes, or "
                             + "spring.data.redis.ssl.enabled=false), or connect to the server's TLS port.", failure);
         }
-        for (Throwable cause : causesOf(failure)) {
+        for (Throwable cause : Causes.of(failure)) { // clients wrap a node's refusal in causes and suppressed ones
             String message = cause.getMessage() == null ? "" : cause.getMessage();
             if (message.toLowerCase(Locale.ROOT).contains("cluster support disabled")) {
                 return new InvalidSeatlockConfigurationException("The seatlock lock is set up for a Redis Cluster "
@@ -60,22 +57,5 @@ final class StartupMistakes {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /** The failure, its causes and what each suppressed, each once: clients wrap a node's refusal in both ways. */
-    private static Set<Throwable> causesOf(Throwable failure) {
-        Set<Throwable> seen = new HashSet<>();
-        Deque<Throwable> next = new ArrayDeque<>();
-        next.add(failure);
-        while (!next.isEmpty()) {
-            Throwable t = next.poll();
-            if (seen.add(t)) {
-                if (t.getCause() != null) {
-                    next.add(t.getCause());
-                }
-                next.addAll(java.util.List.of(t.getSuppressed()));
-            }
-        }
-        return seen;
     }
 }
