@@ -1,8 +1,8 @@
 package io.seatlock.lock.postgres;
 
+import io.seatlock.lock.spi.Durations;
 import io.seatlock.lock.spi.InstanceId;
 import io.seatlock.lock.spi.SafetyMargin;
-import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.regex.Pattern;
@@ -49,13 +49,13 @@ public record PostgresLockSettings(String table, String instanceId, Duration cal
         if (instanceId == null || instanceId.isBlank()) {
             throw new IllegalArgumentException("instance id must not be blank");
         }
-        requirePositive(callTimeout, "call timeout");
+        Durations.requirePositive(callTimeout, "call timeout");
         if (callTimeout.compareTo(Duration.ofDays(1)) > 0) {
             throw new IllegalArgumentException("call timeout must be at most a day, was " + callTimeout);
         }
         new SafetyMargin(clockDriftFactor, minSafetyMargin); // checks both
-        requirePositive(minBackoff, "min backoff");
-        requirePositive(maxBackoff, "max backoff");
+        Durations.requirePositive(minBackoff, "min backoff");
+        Durations.requirePositive(maxBackoff, "max backoff");
         if (maxBackoff.compareTo(minBackoff) < 0) {
             throw new IllegalArgumentException("max backoff " + maxBackoff + " is below min backoff " + minBackoff);
         }
@@ -109,11 +109,5 @@ public record PostgresLockSettings(String table, String instanceId, Duration cal
     /** The part of a ttl this side does not trust: its own clock may run slower than the server's. */
     SafetyMargin safetyMargin() {
         return new SafetyMargin(clockDriftFactor, minSafetyMargin);
-    }
-
-    private static void requirePositive(@Nullable Duration value, String what) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(what + " must be positive, was " + value);
-        }
     }
 }

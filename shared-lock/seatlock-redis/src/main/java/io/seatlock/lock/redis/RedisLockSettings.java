@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.spi.Durations;
 import io.seatlock.lock.spi.InstanceId;
 import io.seatlock.lock.spi.SafetyMargin;
 
@@ -51,15 +52,15 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
                     + "\", the mark a waiter adds to a held lock's owner token");
         }
         new SafetyMargin(clockDriftFactor, minSafetyMargin); // checks both
-        RedisTimeouts.requirePositive(minBackoff, "min backoff");
-        RedisTimeouts.requirePositive(maxBackoff, "max backoff");
+        Durations.requirePositive(minBackoff, "min backoff");
+        Durations.requirePositive(maxBackoff, "max backoff");
         if (maxBackoff.compareTo(minBackoff) < 0) {
             throw new IllegalArgumentException("max backoff " + maxBackoff + " is below min backoff " + minBackoff);
         }
         if (replicas < 0) {
             throw new IllegalArgumentException("replicas must not be negative, was " + replicas);
         }
-        RedisTimeouts.requirePositive(replicaWait, "replica wait");
+        Durations.requirePositive(replicaWait, "replica wait");
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.spi.Durations;
+
 import java.time.Duration;
 
 /**
@@ -31,8 +33,8 @@ public record RedisTimeouts(Duration connect, Duration command) {
      * @throws IllegalArgumentException unless both are positive
      */
     public RedisTimeouts {
-        requirePositive(command, "the command timeout");
-        requirePositive(connect, "the connect timeout");
+        Durations.requirePositive(command, "the command timeout");
+        Durations.requirePositive(connect, "the connect timeout");
     }
 
     /**
@@ -43,22 +45,8 @@ public record RedisTimeouts(Duration connect, Duration command) {
      * @throws IllegalArgumentException unless {@code command} is positive
      */
     public static RedisTimeouts of(Duration command) {
-        requirePositive(command, "the command timeout");
+        Durations.requirePositive(command, "the command timeout");
         return new RedisTimeouts(command.compareTo(DEFAULT_CONNECT) > 0 ? command : DEFAULT_CONNECT, command);
     }
 
-    /**
-     * Checks a positive duration.
-     *
-     * @param duration the duration
-     * @param what     what it is, for the message
-     * @return {@code duration}
-     * @throws IllegalArgumentException unless it is positive
-     */
-    static Duration requirePositive(Duration duration, String what) {
-        if (duration == null || duration.isNegative() || duration.isZero()) {
-            throw new IllegalArgumentException(what + " must be positive, was " + duration);
-        }
-        return duration;
-    }
 }

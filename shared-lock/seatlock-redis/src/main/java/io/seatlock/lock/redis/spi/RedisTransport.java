@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis.spi;
 
+import io.seatlock.lock.spi.Durations;
 import io.seatlock.lock.redis.RedisTimeouts;
 import org.jspecify.annotations.Nullable;
 
@@ -113,14 +114,7 @@ public interface RedisTransport extends AutoCloseable {
      * @throws IllegalArgumentException unless it is positive
      */
     static Duration requirePositiveRefresh(Duration clusterRefresh) {
-        return requirePositive(clusterRefresh, "the cluster refresh period");
-    }
-
-    private static Duration requirePositive(Duration duration, String what) {
-        if (duration == null || duration.isNegative() || duration.isZero()) {
-            throw new IllegalArgumentException(what + " must be positive, was " + duration);
-        }
-        return duration;
+        return Durations.requirePositive(clusterRefresh, "the cluster refresh period");
     }
 
     /** A call got its answer: a transport may track that the connection is alive. */

@@ -1,0 +1,27 @@
+package io.seatlock.lock.spi;
+
+import org.jspecify.annotations.Nullable;
+
+import java.time.Duration;
+
+/** For implementations: the check every bound and pause in a lock's settings gets. */
+public final class Durations {
+
+    private Durations() {
+    }
+
+    /**
+     * Checks a positive duration.
+     *
+     * @param duration the duration
+     * @param what     what it is, for the message, such as {@code min backoff}
+     * @return {@code duration}
+     * @throws IllegalArgumentException naming {@code what} unless it is positive (a null one included)
+     */
+    public static Duration requirePositive(@Nullable Duration duration, String what) {
+        if (duration == null || duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(what + " must be positive, was " + duration);
+        }
+        return duration;
+    }
+}
