@@ -168,7 +168,12 @@ public final class LocalServers {
      * reads {@code pg_ctl}'s exit code: on a port another PostgreSQL had taken it would hand that one over as its own.
      */
     static EmbeddedPostgres embeddedPostgresOn(int port) throws IOException, InterruptedException {
-        EmbeddedPostgres pg = quietEmbeddedPostgres().setPort(port).start();
+        return started(quietEmbeddedPostgres(), port);
+    }
+
+    /** {@code builder}'s server on {@code port}, checked to be its own (see {@link #embeddedPostgresOn}). */
+    static EmbeddedPostgres started(EmbeddedPostgres.Builder builder, int port) throws IOException, InterruptedException {
+        EmbeddedPostgres pg = builder.setPort(port).start();
         Process pgCtl = pg.getProcess();
         if (pgCtl.waitFor(30, TimeUnit.SECONDS) && pgCtl.exitValue() == 0) {
             return pg;

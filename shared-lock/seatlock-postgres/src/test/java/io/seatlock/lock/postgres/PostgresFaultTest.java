@@ -28,7 +28,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The PostgreSQL lock under faults, each reached through a proxy in front of a real PostgreSQL: a black-holed
- * server, a killed one, a grant whose answer is lost, and the holder's backends killed.
+ * server, one refusing connections, a grant whose answer is lost, and the holder's backends killed. A killed server
+ * process is {@link PostgresCrashTest}'s.
  */
 class PostgresFaultTest {
 
@@ -113,7 +114,7 @@ class PostgresFaultTest {
     }
 
     @Test
-    void aKilledServerIsUnavailableAtOnceAndTheLockWorksWhenItIsBack() {
+    void aServerRefusingConnectionsIsUnavailableAtOnceAndTheLockWorksWhenItIsBack() {
         proxy.down();
         long start = System.nanoTime();
         assertThatThrownBy(() -> viaProxy.tryAcquire("killed", LONG, OverlapImpact.WASTED_WORK))

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.seatlock.lock.LockListener;
 import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.localservers.PostgresServer;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,10 +17,15 @@ final class PostgresLocks implements AutoCloseable {
 
     /** A pool whose wait for a connection is the lock's call bound. */
     HikariDataSource pool(IsolatedServers servers, String jdbcUrl, int size, Duration callTimeout) {
+        return pool(servers.postgres(), jdbcUrl, size, callTimeout);
+    }
+
+    /** A pool on {@code server}, as {@link #pool(IsolatedServers, String, int, Duration)}. */
+    HikariDataSource pool(PostgresServer server, String jdbcUrl, int size, Duration callTimeout) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
-        config.setUsername(servers.postgres().user());
-        config.setPassword(servers.postgres().password());
+        config.setUsername(server.user());
+        config.setPassword(server.password());
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(0);
         config.setConnectionTimeout(Math.max(250, callTimeout.toMillis()));
