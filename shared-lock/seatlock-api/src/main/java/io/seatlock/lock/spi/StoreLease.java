@@ -176,6 +176,7 @@ public abstract class StoreLease extends GrantedLease {
         try {
             watchdog = LeaseWatchdog.start(new Kept(), spec.ttl(), services.watchdogs());
         } catch (RejectedExecutionException closing) { // the lock closes: it releases this lease, nothing renews it
+            onLost = null; // not kept alive, and not to be told of a loss
             throw new LockClosedException("the lock of '" + spec.name() + "' is closed; it is not kept alive");
         }
         if (state == State.LOST) {
