@@ -4,7 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
-/** For implementations: the check every bound and pause in a lock's settings gets. */
+/** For implementations: the checks every bound and pause in a lock's settings gets. */
 public final class Durations {
 
     private Durations() {
@@ -23,5 +23,20 @@ public final class Durations {
             throw new IllegalArgumentException(what + " must be positive, was " + duration);
         }
         return duration;
+    }
+
+    /**
+     * Checks the pauses of a blocking acquire ({@link BlockingAcquire}): both positive, the longest not below the first.
+     *
+     * @param minBackoff the first pause
+     * @param maxBackoff the longest pause
+     * @throws IllegalArgumentException naming the first that is wrong
+     */
+    public static void requireBackoff(@Nullable Duration minBackoff, @Nullable Duration maxBackoff) {
+        Duration first = requirePositive(minBackoff, "min backoff");
+        Duration longest = requirePositive(maxBackoff, "max backoff");
+        if (longest.compareTo(first) < 0) {
+            throw new IllegalArgumentException("max backoff " + maxBackoff + " is below min backoff " + minBackoff);
+        }
     }
 }

@@ -54,11 +54,7 @@ public record PostgresLockSettings(String table, String instanceId, Duration cal
             throw new IllegalArgumentException("call timeout must be at most a day, was " + callTimeout);
         }
         new SafetyMargin(clockDriftFactor, minSafetyMargin); // checks both
-        Durations.requirePositive(minBackoff, "min backoff");
-        Durations.requirePositive(maxBackoff, "max backoff");
-        if (maxBackoff.compareTo(minBackoff) < 0) {
-            throw new IllegalArgumentException("max backoff " + maxBackoff + " is below min backoff " + minBackoff);
-        }
+        Durations.requireBackoff(minBackoff, maxBackoff);
     }
 
     /**

@@ -52,11 +52,7 @@ public record RedisLockSettings(String keyPrefix, String instanceId, double cloc
                     + "\", the mark a waiter adds to a held lock's owner token");
         }
         new SafetyMargin(clockDriftFactor, minSafetyMargin); // checks both
-        Durations.requirePositive(minBackoff, "min backoff");
-        Durations.requirePositive(maxBackoff, "max backoff");
-        if (maxBackoff.compareTo(minBackoff) < 0) {
-            throw new IllegalArgumentException("max backoff " + maxBackoff + " is below min backoff " + minBackoff);
-        }
+        Durations.requireBackoff(minBackoff, maxBackoff);
         if (replicas < 0) {
             throw new IllegalArgumentException("replicas must not be negative, was " + replicas);
         }
