@@ -172,7 +172,8 @@ public final class LocalServers {
     }
 
     /** {@code builder}'s server on {@code port}, checked to be its own (see {@link #embeddedPostgresOn}). */
-    static EmbeddedPostgres started(EmbeddedPostgres.Builder builder, int port) throws IOException, InterruptedException {
+    static EmbeddedPostgres started(EmbeddedPostgres.Builder builder, int port)
+            throws IOException, InterruptedException {
         EmbeddedPostgres pg = builder.setPort(port).start();
         Process pgCtl = pg.getProcess();
         if (pgCtl.waitFor(30, TimeUnit.SECONDS) && pgCtl.exitValue() == 0) {

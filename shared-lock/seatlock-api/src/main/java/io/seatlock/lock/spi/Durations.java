@@ -26,7 +26,8 @@ public final class Durations {
     }
 
     /**
-     * Checks the pauses of a blocking acquire ({@link BlockingAcquire}): both positive, the longest not below the first.
+     * Checks the pauses of a blocking acquire ({@link BlockingAcquire}): both positive, the longest not below the
+     * first.
      *
      * @param minBackoff the first pause
      * @param maxBackoff the longest pause

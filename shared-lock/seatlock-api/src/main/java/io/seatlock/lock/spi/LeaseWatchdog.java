@@ -110,7 +110,8 @@ public final class LeaseWatchdog {
      * @return the scheduler
      */
     public static ScheduledExecutorService scheduler() {
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-watchdog"));
+        ScheduledThreadPoolExecutor scheduler =
+                new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-watchdog"));
         scheduler.setRemoveOnCancelPolicy(true);
         return scheduler;
     }

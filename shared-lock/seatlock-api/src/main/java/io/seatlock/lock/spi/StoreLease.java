@@ -303,7 +303,7 @@ public abstract class StoreLease extends GrantedLease {
             return before == State.LOST ? ReleaseOutcome.LOST : ReleaseOutcome.ALREADY_RELEASED;
         }
         long deadline = services.calls().callDeadline();
-        takeExtendPermit(deadline); // a background renewal landing after this one would stretch the lock to its full ttl
+        takeExtendPermit(deadline); // a background renewal landing after this would stretch the lock to its full ttl
         try {
             return ended(extend(Duration.ofMillis(keepFor.toMillis()), deadline));
         } finally {

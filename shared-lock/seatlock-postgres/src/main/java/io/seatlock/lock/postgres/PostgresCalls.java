@@ -117,11 +117,13 @@ final class PostgresCalls implements CallBound {
         if (UNDEFINED_TABLE.equals(state) || state.startsWith(UNDEFINED_OBJECT_PREFIX) && e.getMessage() != null
                 && e.getMessage().contains(settings.table())) {
             return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "': the lease table '"
-                    + settings.table() + "' (or its sequence " + settings.table() + "_tokens) does not exist; create it with "
+                    + settings.table() + "' (or its sequence " + settings.table()
+                    + "_tokens) does not exist; create it with "
                     + PostgresLock.DDL_RESOURCE + " before the application starts, or let the lock create it "
                     + "(PostgresLock.createTable; the Spring Boot starter does unless told not to)", e);
         }
-        return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "' within " + settings.callTimeout()
+        return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "' within "
+                + settings.callTimeout()
                 + ": " + reason(e), e);
     }
 
