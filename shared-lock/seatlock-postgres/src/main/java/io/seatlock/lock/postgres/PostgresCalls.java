@@ -123,8 +123,7 @@ final class PostgresCalls implements CallBound {
                     + "(PostgresLock.createTable; the Spring Boot starter does unless told not to)", e);
         }
         return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "' within "
-                + settings.callTimeout()
-                + ": " + reason(e), e);
+                + settings.callTimeout() + ": " + reason(e), e);
     }
 
     /** In an operator's words. */
