@@ -17,15 +17,13 @@ final class LeaseCommands {
     private static final Logger log = LoggerFactory.getLogger(LeaseCommands.class);
 
     private final RedisCalls calls;
+    private final RedisLockSettings settings;
     private final RedisKeys keys;
-    private final int replicas;
-    private final long replicaWaitMillis;
 
     LeaseCommands(RedisCalls calls, RedisLockSettings settings) {
         this.calls = calls;
+        this.settings = settings;
         this.keys = settings.keys();
-        this.replicas = settings.replicas();
-        this.replicaWaitMillis = Math.max(1, settings.replicaWait().toMillis());
     }
 
     /**
@@ -44,9 +42,11 @@ final class LeaseCommands {
      * this one included.
      */
     CompletableFuture<Long> acknowledged(RedisCommand.Script write, LongPredicate wrote, RedisCalls.Sender how) {
+        int replicas = settings.replicas();
         if (replicas == 0) {
             return how.send(write);
         }
+        long replicaWaitMillis = Math.max(1, settings.replicaWait().toMillis());
         return how.send(new RedisCommand.ReplicatedScript(write, replicas, replicaWaitMillis)).thenApply(written -> {
             if (wrote.test(written.value()) && written.acknowledged() < replicas) {
                 throw new ReplicasDidNotAcknowledge(written.acknowledged(), replicas, replicaWaitMillis);
