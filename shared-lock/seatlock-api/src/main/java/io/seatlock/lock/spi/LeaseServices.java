@@ -8,38 +8,56 @@ import java.util.function.Consumer;
 
 /**
  * For implementations: what a {@link StoreLease} needs from the lock that granted it, handed over once, so that the
- * lease never reaches back into the lock.
- *
- * @param store     the store's name in messages, such as {@code Redis}
- * @param calls     the bound of every call to the store
- * @param margin    the safety margin taken off every ttl
- * @param listener  told what the lease does; guarded ({@link LockListeners#guarded})
- * @param watchdogs runs the keep-alive schedule; nothing that blocks runs there
- * @param callbacks runs lost-lease callbacks
- * @param ended     told once when a lease ends (released or lost), to drop it from the held ones
+ * lease never reaches back into the lock: the store's name for messages, the call bound, the safety margin, the
+ * lock's guarded listener, its keep-alive and callback threads, and who to tell when a lease ends. A lock gets it from
+ * its {@link HeldLeases#services}; a lease only passes it to {@link StoreLease}'s constructor.
  */
-public record LeaseServices(String store, CallBound calls, SafetyMargin margin, LockListener listener,
-                            ScheduledExecutorService watchdogs, CallbackThreads callbacks,
-                            Consumer<? super StoreLease> ended) {
+public final class LeaseServices {
 
-    /**
-     * Checks that none is missing.
-     *
-     * @param store     the store's name
-     * @param calls     the call bound
-     * @param margin    the safety margin
-     * @param listener  the guarded listener
-     * @param watchdogs the keep-alive scheduler
-     * @param callbacks the callback threads
-     * @param ended     told when a lease ends
-     */
-    public LeaseServices {
-        Objects.requireNonNull(store, "store");
-        Objects.requireNonNull(calls, "calls");
-        Objects.requireNonNull(margin, "margin");
-        Objects.requireNonNull(listener, "listener");
-        Objects.requireNonNull(watchdogs, "watchdogs");
-        Objects.requireNonNull(callbacks, "callbacks");
-        Objects.requireNonNull(ended, "ended");
+    private final String store;
+    private final CallBound calls;
+    private final SafetyMargin margin;
+    private final LockListener listener;
+    private final ScheduledExecutorService watchdogs;
+    private final CallbackThreads callbacks;
+    private final Consumer<? super StoreLease> ended;
+
+    LeaseServices(String store, CallBound calls, SafetyMargin margin, LockListener listener,
+                  ScheduledExecutorService watchdogs, CallbackThreads callbacks, Consumer<? super StoreLease> ended) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.calls = Objects.requireNonNull(calls, "calls");
+        this.margin = Objects.requireNonNull(margin, "margin");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.watchdogs = Objects.requireNonNull(watchdogs, "watchdogs");
+        this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
+        this.ended = Objects.requireNonNull(ended, "ended");
+    }
+
+    String store() {
+        return store;
+    }
+
+    CallBound calls() {
+        return calls;
+    }
+
+    SafetyMargin margin() {
+        return margin;
+    }
+
+    LockListener listener() {
+        return listener;
+    }
+
+    ScheduledExecutorService watchdogs() {
+        return watchdogs;
+    }
+
+    CallbackThreads callbacks() {
+        return callbacks;
+    }
+
+    Consumer<? super StoreLease> ended() {
+        return ended;
     }
 }

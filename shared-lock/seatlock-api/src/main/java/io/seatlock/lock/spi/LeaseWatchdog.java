@@ -10,18 +10,18 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * For implementations of {@link io.seatlock.lock.LockLease#keepAlive}: the schedule every kept-alive lease follows. It
+ * {@link StoreLease#keepAlive}'s schedule, the one every kept-alive lease of a store follows. It
  * starts a renewal every third of the ttl without waiting for it (a renewal still under way is not started twice),
  * and gives up a guard interval before the local deadline if none has come back, so the lost-lease callback precedes
  * that deadline whatever the store's call bound and however many leases share the scheduler. It never blocks the
  * scheduler's thread.
  */
-public final class LeaseWatchdog {
+final class LeaseWatchdog {
 
     private static final long MAX_GIVE_UP_GUARD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** What the watchdog asks of the lease it keeps. */
-    public interface Kept {
+    interface Kept {
         /**
          * Whether the lease is still held (neither released nor lost).
          *
@@ -71,7 +71,7 @@ public final class LeaseWatchdog {
      * @return the running watchdog
      * @throws RejectedExecutionException if the scheduler is shut down (the lock is closing)
      */
-    public static LeaseWatchdog start(Kept lease, Duration ttl, ScheduledExecutorService scheduler) {
+    static LeaseWatchdog start(Kept lease, Duration ttl, ScheduledExecutorService scheduler) {
         LeaseWatchdog watchdog = new LeaseWatchdog(Objects.requireNonNull(lease, "lease"), Objects.requireNonNull(ttl, "ttl"),
                 Objects.requireNonNull(scheduler, "scheduler"));
         watchdog.nextRenewalNanos = lease.deadlineNanos() - 2 * renewalPeriodNanos(ttl);
@@ -109,7 +109,7 @@ public final class LeaseWatchdog {
      *
      * @return the scheduler
      */
-    public static ScheduledExecutorService scheduler() {
+    static ScheduledExecutorService scheduler() {
         ScheduledThreadPoolExecutor scheduler =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("seatlock-watchdog"));
         scheduler.setRemoveOnCancelPolicy(true);
@@ -117,7 +117,7 @@ public final class LeaseWatchdog {
     }
 
     /** Stops the watchdog; a renewal under way finishes. */
-    public void stop() {
+    void stop() {
         ScheduledFuture<?> current = next;
         if (current != null) {
             current.cancel(false);
@@ -130,7 +130,7 @@ public final class LeaseWatchdog {
      * @param ttl the lease's ttl
      * @return the period in nanoseconds
      */
-    public static long renewalPeriodNanos(Duration ttl) {
+    static long renewalPeriodNanos(Duration ttl) {
         return Math.max(TimeUnit.MILLISECONDS.toNanos(1), ttl.toNanos() / 3);
     }
 
@@ -140,7 +140,7 @@ public final class LeaseWatchdog {
      * @param ttl the lease's ttl
      * @return the guard in nanoseconds
      */
-    public static long giveUpGuardNanos(Duration ttl) {
+    static long giveUpGuardNanos(Duration ttl) {
         return Math.min(ttl.toNanos() / 10, MAX_GIVE_UP_GUARD_NANOS);
     }
 
@@ -152,7 +152,7 @@ public final class LeaseWatchdog {
      * @param deadline when to give up, on {@link System#nanoTime()}
      * @return whether it was taken
      */
-    public static boolean takeUninterruptibly(Semaphore permit, long deadline) {
+    static boolean takeUninterruptibly(Semaphore permit, long deadline) {
         boolean interrupted = false;
         try {
             while (true) {

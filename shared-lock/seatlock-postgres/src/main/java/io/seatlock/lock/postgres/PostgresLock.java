@@ -11,6 +11,7 @@ import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.spi.BlockingAcquire;
 import io.seatlock.lock.spi.DaemonThreads;
 import io.seatlock.lock.spi.HeldLeases;
+import io.seatlock.lock.spi.SafetyMargin;
 import io.seatlock.lock.spi.LockListeners;
 import io.seatlock.lock.spi.LockSpec;
 import org.jspecify.annotations.Nullable;
@@ -69,6 +70,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
     private static final String LOCK_NOT_AVAILABLE = "55P03";
 
     private final PostgresLockSettings settings;
+    private final SafetyMargin margin;
     private final LockListener listener;
     private final PostgresCalls calls;
     private final LeaseStatements statements;
@@ -79,11 +81,12 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
 
     private PostgresLock(DataSource dataSource, PostgresLockSettings settings, LockListener listener) {
         this.settings = settings;
+        this.margin = settings.safetyMargin();
         this.listener = LockListeners.guarded(List.of(listener));
         this.calls = new PostgresCalls(dataSource, settings, this.listener);
         this.statements = new LeaseStatements(settings.table());
-        this.support = new LeaseSupport(calls, statements, renewals, held.services("PostgreSQL", calls,
-                settings.safetyMargin(), this.listener));
+        this.support = new LeaseSupport(calls, statements, renewals, held.services("PostgreSQL", calls, margin,
+                this.listener));
         this.notifications = new ReleaseNotifications(dataSource, statements.channel(), settings.callTimeout());
     }
 
@@ -235,7 +238,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
 
     /** PostgreSQL keeps the ttl in whole milliseconds here. */
     private LockSpec spec(String name, Duration ttl, OverlapImpact impact) {
-        return support.services().margin().spec(name, ttl, impact);
+        return margin.spec(name, ttl, impact);
     }
 
     @Override

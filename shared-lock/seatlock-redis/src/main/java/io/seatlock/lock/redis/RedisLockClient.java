@@ -1,6 +1,7 @@
 package io.seatlock.lock.redis;
 
 import io.seatlock.lock.spi.HeldLeases;
+import io.seatlock.lock.spi.SafetyMargin;
 import io.seatlock.lock.spi.BlockingAcquire;
 import io.seatlock.lock.spi.LockListeners;
 import io.seatlock.lock.redis.spi.RedisCommand;
@@ -55,6 +56,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private static final long DECIDED = -1;
 
     private final RedisLockSettings settings;
+    private final SafetyMargin margin;
     private final LockListener listener;
     private final RedisCalls calls;
     private final RedisKeys keys;
@@ -68,12 +70,13 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
     private RedisLockClient(RedisTransport transport, RedisLockSettings settings, LockListener listener) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.margin = settings.safetyMargin();
         this.listener = LockListeners.guarded(List.of(Objects.requireNonNull(listener, "listener")));
         this.calls = new RedisCalls(transport, this.listener);
         this.keys = settings.keys();
         this.ownerTokens = new OwnerTokens(settings.instanceId());
-        this.leases = new LeaseContext(calls, new LeaseCommands(calls, settings), held.services("Redis", calls,
-                settings.safetyMargin(), this.listener));
+        this.leases = new LeaseContext(calls, new LeaseCommands(calls, settings),
+                held.services("Redis", calls, margin, this.listener));
         this.status = new RedisLockStatus(calls, keys);
         this.releaseSignals = new ReleaseSignals(transport, keys);
     }
@@ -226,7 +229,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
     /** Redis takes whole milliseconds. */
     private LockSpec spec(String name, Duration ttl, OverlapImpact impact) {
-        return leases.services().margin().spec(name, ttl, impact);
+        return margin.spec(name, ttl, impact);
     }
 
     @Override
