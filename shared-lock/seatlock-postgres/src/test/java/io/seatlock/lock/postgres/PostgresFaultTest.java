@@ -90,20 +90,11 @@ class PostgresFaultTest {
 
     @Test
     void aBlackHoledServerIsUnavailableWithinTheBoundAndAKeptLeaseIsLostBeforeItsDeadline() throws Exception {
-        Duration ttl = Duration.ofMillis(2400);
-        long acquiredAt = System.nanoTime();
-        CompletableFuture<Long> lostAt = new CompletableFuture<>(); // when the callback ran, not when it was seen
-        LockLease lease = viaProxy.tryAcquire("dark", ttl, OverlapImpact.BROKEN_PROMISE).orElseThrow()
-                .keepAlive(() -> lostAt.complete(System.nanoTime()));
+        PostgresLocks.KeptLease dark = PostgresLocks.KeptLease.on(viaProxy, "dark", Duration.ofMillis(2400));
         proxy.blackhole();
 
-        long start = System.nanoTime();
-        assertThatThrownBy(() -> viaProxy.tryAcquire("other", LONG, OverlapImpact.WASTED_WORK))
-                .isInstanceOf(LockUnavailableException.class).hasMessageContaining("PostgreSQL lock unavailable");
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(CALL.multipliedBy(3));
-        assertThat(lostAt.get(10, TimeUnit.SECONDS) - acquiredAt).as("lost before the local deadline")
-                .isLessThan(ttl.toNanos());
-        assertThat(lease.isValid()).isFalse();
+        PostgresLocks.assertUnavailableWithin(viaProxy, CALL);
+        dark.assertLostBeforeItsDeadline();
         assertThat(counts.renewalFailed.get()).isPositive();
         assertThat(counts.unavailable.get()).isPositive();
 
