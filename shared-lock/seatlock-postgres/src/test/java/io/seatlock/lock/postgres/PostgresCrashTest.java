@@ -46,16 +46,16 @@ class PostgresCrashTest {
         locks.close();
     }
 
-    private PostgresLock lock(String instance) {
-        String url = postgres.server().jdbcUrl("postgres");
-        return locks.lock(locks.pool(postgres.server(), url, 4, CALL),
+    private PostgresLock lock(OwnedPostgres server, String instance) {
+        String url = server.server().jdbcUrl("postgres");
+        return locks.lock(locks.pool(server.server(), url, 4, CALL),
                 PostgresLockSettings.defaults().withInstanceId(instance).withCallTimeout(CALL), LockListener.NOOP);
     }
 
     @Test
     void aKilledServerIsUnavailableWithinTheBoundLosesKeptLeasesAndKeepsWhatItCommitted() throws Exception {
-        PostgresLock a = lock("a");
-        PostgresLock b = lock("b");
+        PostgresLock a = lock(postgres, "a");
+        PostgresLock b = lock(postgres, "b");
         a.createTable();
         LockLease held = a.tryAcquire("held", LONG, OverlapImpact.BROKEN_PROMISE).orElseThrow();
         PostgresLocks.KeptLease kept = PostgresLocks.KeptLease.on(a, "kept", Duration.ofMillis(2400));
@@ -80,9 +80,7 @@ class PostgresCrashTest {
     void withAsynchronousCommitACrashTakesBackAGrantItHadAcknowledged() throws Exception {
         try (OwnedPostgres asynchronous = new OwnedPostgres(Map.of("synchronous_commit", "off",
                 "wal_writer_delay", "10s", "bgwriter_lru_maxpages", "0"))) {
-            String url = asynchronous.server().jdbcUrl("postgres");
-            PostgresLock a = locks.lock(locks.pool(asynchronous.server(), url, 4, CALL),
-                    PostgresLockSettings.defaults().withInstanceId("a").withCallTimeout(CALL), LockListener.NOOP);
+            PostgresLock a = lock(asynchronous, "a");
             a.createTable();
             try (Connection c = asynchronous.server().connect("postgres"); Statement s = c.createStatement()) {
                 s.execute("CHECKPOINT"); // the table is on disk; what follows is only acknowledged
@@ -92,8 +90,7 @@ class PostgresCrashTest {
 
             asynchronous.kill();
             asynchronous.start();
-            PostgresLock b = locks.lock(locks.pool(asynchronous.server(), url, 4, CALL),
-                    PostgresLockSettings.defaults().withInstanceId("b").withCallTimeout(CALL), LockListener.NOOP);
+            PostgresLock b = lock(asynchronous, "b");
             LockLease again = await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
                     .until(() -> b.tryAcquire("acknowledged", LONG, OverlapImpact.BROKEN_PROMISE).orElse(null),
                             l -> l != null);
