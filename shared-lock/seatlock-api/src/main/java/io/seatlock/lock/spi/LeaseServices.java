@@ -14,13 +14,14 @@ import java.util.function.Consumer;
  */
 public final class LeaseServices {
 
-    private final String store;
-    private final CallBound calls;
-    private final SafetyMargin margin;
-    private final LockListener listener;
-    private final ScheduledExecutorService watchdogs;
-    private final CallbackThreads callbacks;
-    private final Consumer<? super StoreLease> ended;
+    // read by StoreLease alone, in this package: a handle with no accessors to keep stable
+    final String store;
+    final CallBound calls;
+    final SafetyMargin margin;
+    final LockListener listener;
+    final ScheduledExecutorService watchdogs;
+    final CallbackThreads callbacks;
+    final Consumer<? super StoreLease> ended;
 
     LeaseServices(String store, CallBound calls, SafetyMargin margin, LockListener listener,
                   ScheduledExecutorService watchdogs, CallbackThreads callbacks, Consumer<? super StoreLease> ended) {
@@ -31,33 +32,5 @@ public final class LeaseServices {
         this.watchdogs = Objects.requireNonNull(watchdogs, "watchdogs");
         this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
         this.ended = Objects.requireNonNull(ended, "ended");
-    }
-
-    String store() {
-        return store;
-    }
-
-    CallBound calls() {
-        return calls;
-    }
-
-    SafetyMargin margin() {
-        return margin;
-    }
-
-    LockListener listener() {
-        return listener;
-    }
-
-    ScheduledExecutorService watchdogs() {
-        return watchdogs;
-    }
-
-    CallbackThreads callbacks() {
-        return callbacks;
-    }
-
-    Consumer<? super StoreLease> ended() {
-        return ended;
     }
 }

@@ -139,7 +139,7 @@ public abstract class StoreLease extends GrantedLease {
     @Override
     public final boolean renew(Duration ttl) {
         LockSpec.requireValidTtl(ttl);
-        services.margin().requireUsable(ttl);
+        services.margin.requireUsable(ttl);
         Duration whole = Duration.ofMillis(ttl.toMillis()); // what the store applies
         State now = state;
         if (now == State.RELEASED) {
@@ -148,7 +148,7 @@ public abstract class StoreLease extends GrantedLease {
         if (now == State.LOST) {
             return false;
         }
-        long deadline = services.calls().callDeadline(); // one bound, waiting for a background renewal included
+        long deadline = services.calls.callDeadline(); // one bound, waiting for a background renewal included
         takeExtendPermit(deadline);
         try {
             long start = System.nanoTime();
@@ -174,7 +174,7 @@ public abstract class StoreLease extends GrantedLease {
             throw new IllegalStateException("lease on '" + spec.name() + "' is already kept alive");
         }
         try {
-            watchdog = LeaseWatchdog.start(new Kept(), spec.ttl(), services.watchdogs());
+            watchdog = LeaseWatchdog.start(new Kept(), spec.ttl(), services.watchdogs);
         } catch (RejectedExecutionException closing) { // the lock closes: it releases this lease, nothing renews it
             onLost = null; // not kept alive, and not to be told of a loss
             throw new LockClosedException("the lock of '" + spec.name() + "' is closed; it is not kept alive");
@@ -216,13 +216,13 @@ public abstract class StoreLease extends GrantedLease {
             answer = extendInBackground();
         } catch (RuntimeException e) {
             extending().release();
-            services.listener().onRenewalFailed(group);
+            services.listener.onRenewalFailed(group);
             return;
         }
         answer.whenComplete((ours, error) -> {
             extending().release();
             if (error != null) {
-                services.listener().onRenewalFailed(group);
+                services.listener.onRenewalFailed(group);
                 LOG.log(System.Logger.Level.DEBUG, () -> "renewal of '" + spec.name()
                         + "' failed; retrying until the local deadline nears: " + error);
             } else if (ours) {
@@ -236,7 +236,7 @@ public abstract class StoreLease extends GrantedLease {
     private void renewed(long start, Duration ttl) {
         if (state == State.HELD) {
             deadlineNanos = deadlineFrom(start, ttl);
-            services.listener().onRenewed(group);
+            services.listener.onRenewed(group);
         }
     }
 
@@ -245,16 +245,16 @@ public abstract class StoreLease extends GrantedLease {
             return;
         }
         stopWatchdog();
-        services.ended().accept(this);
+        services.ended.accept(this);
         logLost(reason);
-        services.listener().onLost(group, heldFor());
+        services.listener.onLost(group, heldFor());
         fireLostCallback();
     }
 
     private void fireLostCallback() {
         Runnable callback = onLost;
         if (callback != null && LOST_CALLBACK_RUN.compareAndSet(this, false, true)) {
-            services.callbacks().run(callback, spec.name());
+            services.callbacks.run(callback, spec.name());
         }
     }
 
@@ -273,7 +273,7 @@ public abstract class StoreLease extends GrantedLease {
         if (before == State.RELEASED) {
             return ReleaseOutcome.ALREADY_RELEASED;
         }
-        boolean deleted = delete(keepMarkerFor, services.calls().callDeadline());
+        boolean deleted = delete(keepMarkerFor, services.calls.callDeadline());
         return before == State.LOST ? ReleaseOutcome.LOST : ended(deleted);
     }
 
@@ -302,7 +302,7 @@ public abstract class StoreLease extends GrantedLease {
         if (before != State.HELD) {
             return before == State.LOST ? ReleaseOutcome.LOST : ReleaseOutcome.ALREADY_RELEASED;
         }
-        long deadline = services.calls().callDeadline();
+        long deadline = services.calls.callDeadline();
         takeExtendPermit(deadline); // a background renewal landing after this would stretch the lock to its full ttl
         try {
             return ended(extend(Duration.ofMillis(keepFor.toMillis()), deadline));
@@ -316,7 +316,7 @@ public abstract class StoreLease extends GrantedLease {
         State before = (State) STATE.getAndSet(this, State.RELEASED);
         if (before != State.RELEASED) {
             stopWatchdog();
-            services.ended().accept(this);
+            services.ended.accept(this);
         }
         return before;
     }
@@ -324,10 +324,10 @@ public abstract class StoreLease extends GrantedLease {
     /** What a release that reached the store found: the lease still ours (released) or gone (lost). */
     private ReleaseOutcome ended(boolean stillOurs) {
         if (stillOurs) {
-            services.listener().onReleased(group, heldFor());
+            services.listener.onReleased(group, heldFor());
             return ReleaseOutcome.RELEASED;
         }
-        services.listener().onLost(group, heldFor());
+        services.listener.onLost(group, heldFor());
         return ReleaseOutcome.LOST;
     }
 
@@ -356,7 +356,7 @@ public abstract class StoreLease extends GrantedLease {
     private void takeExtendPermit(long deadline) {
         if (!LeaseWatchdog.takeUninterruptibly(extending(), deadline)) {
             throw new LockUnavailableException("a renewal of '" + spec.name() + "' still waits for "
-                    + services.store() + " after " + services.calls().callTimeout(), null);
+                    + services.store + " after " + services.calls.callTimeout(), null);
         }
     }
 
@@ -372,7 +372,7 @@ public abstract class StoreLease extends GrantedLease {
     }
 
     private long deadlineFrom(long startNanos, Duration ttl) {
-        return startNanos + ttl.toNanos() - services.margin().nanos(ttl);
+        return startNanos + ttl.toNanos() - services.margin.nanos(ttl);
     }
 
     @Override
