@@ -30,17 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PublicApiTest {
 
-    /** The published modules that have classes (the BOM and the starter have none). */
-    static final List<String> MODULES = List.of("seatlock-api", "seatlock-recipes", "seatlock-redis",
-            "seatlock-redis-lettuce", "seatlock-redis-jedis", "seatlock-jdbc", "seatlock-postgres", "seatlock-micrometer",
-            "seatlock-shedlock",
-            "seatlock-spring-boot",
-            "seatlock-test");
-    private static final Path LIBRARY = Path.of("").toAbsolutePath().getParent(); // surefire runs in seatlock-it
 
     @TestFactory
     Stream<DynamicTest> eachModulesPublicSignaturesAreTheCommittedOnes() {
-        return MODULES.stream().map(module -> DynamicTest.dynamicTest(module, () -> {
+        return LibraryClasses.MODULES.stream().map(module -> DynamicTest.dynamicTest(module, () -> {
             Path file = apiFile(module);
             List<String> actual = signatures(module);
             if (Boolean.getBoolean("seatlock.api.update")) {
@@ -61,19 +54,13 @@ class PublicApiTest {
     }
 
     private static Path apiFile(String module) {
-        return LIBRARY.resolve(module).resolve("api").resolve(module + ".api");
+        return LibraryClasses.LIBRARY.resolve(module).resolve("api").resolve(module + ".api");
     }
 
     /** Every public or protected type of the module by name, each followed by such members as it declares, sorted. */
     static List<String> signatures(String module) throws IOException, ClassNotFoundException {
-        Path classes = LIBRARY.resolve(module).resolve("target/classes");
-        assertThat(classes).as("%s is compiled", module).isDirectory();
-        List<String> names;
-        try (Stream<Path> files = Files.walk(classes)) {
-            names = files.filter(f -> f.toString().endsWith(".class"))
-                    .map(f -> classes.relativize(f).toString().replace('/', '.').replaceAll("\\.class$", ""))
-                    .filter(name -> !name.endsWith("package-info") && !name.endsWith("module-info")).sorted().toList();
-        }
+        Path classes = LibraryClasses.classesOf(module);
+        List<String> names = LibraryClasses.namesIn(module);
         List<String> lines = new ArrayList<>();
         try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
                 PublicApiTest.class.getClassLoader())) {

@@ -135,6 +135,17 @@ public record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean clu
      * @param password the Sentinels' password, or null
      */
     public record Sentinel(String master, @Nullable String username, @Nullable String password) {
+
+        /** The master and the user, never the password: a record's own {@code toString} would print it. */
+        @Override
+        public String toString() {
+            return "Sentinel[master=" + master + ", username=" + username + ", password=" + hidden(password) + "]";
+        }
+    }
+
+    /** What a {@code toString} shows of a password: whether there is one. */
+    private static String hidden(@Nullable String password) {
+        return password == null ? "null" : "(hidden)";
     }
 
     /** The schemes of a Redis URL, as Lettuce reads them; Jedis' are read to match. */
@@ -272,6 +283,12 @@ public record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean clu
 
         private static String decode(String part) {
             return URLDecoder.decode(part, StandardCharsets.UTF_8);
+        }
+
+        /** The user, never the password: a record's own {@code toString} would print it. */
+        @Override
+        public String toString() {
+            return "Login[username=" + username + ", password=" + hidden(password) + "]";
         }
     }
 

@@ -7,6 +7,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Settings of the lock ({@code seatlock.lock.*}), on Redis or on PostgreSQL. Values are checked where the lock is built, so a
@@ -113,6 +114,25 @@ public record SeatlockLockProperties(
 
     /** Also the default timeouts of the application's own Spring Redis client ({@link SpringRedisClientTimeouts}). */
     static final String DEFAULT_COMMAND_TIMEOUT = "2s";
+
+    /** A URL's login, as {@link #toString} shows it: {@code redis://user:secret@host} is {@code redis://(login)@host}. */
+    private static final Pattern URL_LOGIN = Pattern.compile("(?<=://)[^/@]*@");
+
+    /** Every setting, with the login of each URL and seed left out: a record's own {@code toString} would print it. */
+    @Override
+    public String toString() {
+        return "SeatlockLockProperties[enabled=" + enabled + ", keyPrefix=" + keyPrefix + ", instanceId=" + instanceId
+                + ", redisUrl=" + withoutLogin(redisUrl) + ", clusterNodes="
+                + clusterNodes.stream().map(SeatlockLockProperties::withoutLogin).toList() + ", clusterRefresh="
+                + clusterRefresh + ", clientType=" + clientType + ", connectTimeout=" + connectTimeout
+                + ", commandTimeout=" + commandTimeout + ", clockDriftFactor=" + clockDriftFactor + ", minSafetyMargin="
+                + minSafetyMargin + ", minBackoff=" + minBackoff + ", maxBackoff=" + maxBackoff + ", replication="
+                + replication + ", store=" + store + ", postgres=" + postgres + "]";
+    }
+
+    private static @Nullable String withoutLogin(@Nullable String url) {
+        return url == null ? null : URL_LOGIN.matcher(url).replaceFirst("(login)@");
+    }
 
     /** The configured instance id, or this process's default one. */
     String instanceIdOrDefault() {
