@@ -1,8 +1,12 @@
 package io.seatlock.lock.postgres;
 
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockStoreRefusedException;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.spi.CallBound;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -31,10 +35,15 @@ final class PostgresCalls implements CallBound {
     private static final String UNDEFINED_TABLE = "42P01";
     private static final String UNDEFINED_OBJECT_PREFIX = "42P";
     private static final int MAX_TRIES = 8;
+    /** SQLSTATE class 28: invalid authorization specification (a login PostgreSQL refused). */
+    private static final String INVALID_AUTHORIZATION_PREFIX = "28";
+    private static final Logger log = LoggerFactory.getLogger(PostgresCalls.class);
 
     private final DataSource dataSource;
     private final PostgresLockSettings settings;
     private final LockListener listener;
+    /** Whether a refused login was logged at ERROR since a call last succeeded. */
+    private volatile boolean refusalLogged;
 
     PostgresCalls(DataSource dataSource, PostgresLockSettings settings, LockListener listener) {
         this.dataSource = dataSource;
@@ -64,7 +73,11 @@ final class PostgresCalls implements CallBound {
      */
     <T> T call(String group, long deadline, Work<T> work) {
         try {
-            return callOrThrow(deadline, work);
+            T answer = callOrThrow(deadline, work);
+            if (refusalLogged) {
+                refusalLogged = false;
+            }
+            return answer;
         } catch (SQLException e) {
             listener.onUnavailable(group);
             throw unavailable(group, e);
@@ -122,14 +135,27 @@ final class PostgresCalls implements CallBound {
                     + PostgresLock.DDL_RESOURCE + " before the application starts, or let the lock create it "
                     + "(PostgresLock.createTable; the Spring Boot starter does unless told not to)", e);
         }
-        return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "' within "
-                + settings.callTimeout() + ": " + reason(e), e);
+        String message = "PostgreSQL lock unavailable for '" + group + "' within " + settings.callTimeout() + ": "
+                + reason(e);
+        if (loginRefusal(e) == null) {
+            return new LockUnavailableException(message, e);
+        }
+        if (!refusalLogged) {
+            refusalLogged = true; // once until a call succeeds: a refusal repeats on every call
+            log.error("seatlock lock: PostgreSQL refused the lock's login, and no retry mends that: {}. Fix the "
+                + "application's database login (spring.datasource.username and password)", message);
+        }
+        return new LockStoreRefusedException(message, e);
     }
 
     /** In an operator's words. */
     static String reason(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String message = String.valueOf(e.getMessage());
+        SQLException refusal = loginRefusal(e);
+        if (refusal != null) {
+            return "authentication failed: " + refusal.getMessage();
+        }
         if (e instanceof SQLTransientConnectionException || message.contains("Connection is not available")) {
             return "no connection in time (the pool is exhausted or cannot connect): " + message;
         }
@@ -139,13 +165,21 @@ final class PostgresCalls implements CallBound {
         if (hasCause(e, java.net.ConnectException.class)) {
             return "connection refused: " + message;
         }
-        if (state.startsWith("28")) {
-            return "authentication failed: " + message;
-        }
         if (state.startsWith("08") || state.startsWith("57P")) {
             return "the connection broke (the server went away or ended the session): " + message;
         }
         return message + (state.isEmpty() ? "" : " (SQLSTATE " + state + ")");
+    }
+
+    /** PostgreSQL's refusal of the login (SQLSTATE class 28), here or in a cause the pool wrapped; else null. */
+    private static @Nullable SQLException loginRefusal(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null
+                    && sql.getSQLState().startsWith(INVALID_AUTHORIZATION_PREFIX)) {
+                return sql;
+            }
+        }
+        return null;
     }
 
     private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {

@@ -2,8 +2,10 @@ package io.seatlock.lock.postgres;
 
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockStoreRefusedException;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
+import com.zaxxer.hikari.HikariDataSource;
 import io.seatlock.localservers.IsolatedServers;
 import io.seatlock.test.FaultProxy;
 import org.junit.jupiter.api.AfterEach;
@@ -17,6 +19,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -101,6 +104,20 @@ class PostgresFaultTest {
         proxy.heal();
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
                 .until(() -> viaProxy.tryAcquire("after", LONG, OverlapImpact.WASTED_WORK).isPresent());
+    }
+
+    @Test
+    void aLoginPostgresRefusesIsARefusalNotAnOutage() {
+        HikariDataSource stranger = locks.pool(servers, servers.jdbcUrl(), 2, CALL);
+        stranger.setUsername("nobody_" + UUID.randomUUID().toString().replace("-", "")); // a role that does not exist
+        PostgresLock refused = locks.lock(stranger, PostgresLockSettings.defaults().withCallTimeout(CALL),
+                LockListener.NOOP);
+        assertThatThrownBy(refused::ping).isInstanceOf(LockStoreRefusedException.class)
+                .hasMessageContaining("authentication failed");
+        assertThat(viaProxy.ping()).as("the right login answers").isPositive();
+        proxy.down();
+        assertThatThrownBy(viaProxy::ping).isInstanceOf(LockUnavailableException.class)
+                .isNotInstanceOf(LockStoreRefusedException.class); // an outage heals by itself
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.seatlock.lock.redis;
 
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockStoreRefusedException;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import io.seatlock.lock.spi.CallBound;
@@ -21,7 +22,9 @@ import java.util.function.Supplier;
 /**
  * How every Redis call of the lock is sent and awaited, whatever the transport: bounded by the command timeout,
  * so a silent Redis costs a caller its timeout and never a queue behind others. Until the lock has first reached
- * Redis, a call waits the connect timeout on top: a cold replica's first connection is not a Redis that is down.
+ * Redis, a call waits the connect timeout on top: a cold replica's first connection is not a Redis that is down. That
+ * allowance is spent once: after a call failed before Redis ever answered, each call has the command timeout alone
+ * while the transport goes on connecting, so a Redis dark from the start costs one connect wait, not one per call.
  */
 final class RedisCalls implements CallBound {
 
@@ -43,6 +46,10 @@ final class RedisCalls implements CallBound {
     private final LockListener listener;
     /** Whether any call has had an answer from Redis: from then on a call has the command timeout alone. */
     private volatile boolean reached;
+    /** Whether a call failed before Redis ever answered: the connect allowance is spent, calls have the command timeout. */
+    private volatile boolean connectWaitSpent;
+    /** Whether a refusal was logged at ERROR since Redis last answered. */
+    private volatile boolean refusalLogged;
 
     RedisCalls(RedisTransport transport, LockListener listener) {
         this.transport = transport;
@@ -175,12 +182,17 @@ final class RedisCalls implements CallBound {
 
     /**
      * When a call started now must have its answer: the command timeout plus a little slack, and the connect timeout
-     * too while the lock has never reached Redis.
+     * too while the lock has never reached Redis and no call has failed yet.
      */
     @Override
     public long callDeadline() {
         return System.nanoTime() + timeouts.command().toNanos() + AWAIT_SLACK_NANOS
-                + (reached ? 0 : timeouts.connect().toNanos());
+                + (waitsForConnect() ? timeouts.connect().toNanos() : 0);
+    }
+
+    /** Whether a call started now has the connect timeout on top of its command timeout. */
+    private boolean waitsForConnect() {
+        return !reached && !connectWaitSpent;
     }
 
     /** Whether a call has had an answer from Redis yet. */
@@ -191,6 +203,9 @@ final class RedisCalls implements CallBound {
     private void answered() {
         if (!reached) {
             reached = true;
+        }
+        if (refusalLogged) {
+            refusalLogged = false;
         }
         transport.answered();
     }
@@ -212,7 +227,7 @@ final class RedisCalls implements CallBound {
             throws InterruptedException {
         boolean interrupted = false;
         try {
-            boolean cold = !reached;
+            boolean cold = waitsForConnect();
             while (true) {
                 try {
                     T value = answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -244,10 +259,22 @@ final class RedisCalls implements CallBound {
 
     LockUnavailableException unavailable(String group, Throwable error) {
         Throwable cause = unwrapped(error);
+        if (!reached) {
+            connectWaitSpent = true;
+        }
         listener.onUnavailable(group);
         log.debug("Redis unavailable for lock group '{}'", group, cause);
-        return new LockUnavailableException("Redis unavailable for lock group '" + group + "': "
-                + UnavailableReason.of(cause, !reached), cause);
+        String message = "Redis unavailable for lock group '" + group + "': " + UnavailableReason.of(cause, !reached);
+        if (!UnavailableReason.isRefusal(cause)) {
+            return new LockUnavailableException(message, cause);
+        }
+        if (!refusalLogged) {
+            refusalLogged = true; // once until Redis answers again: a refusal repeats on every call
+            log.error("seatlock lock: Redis refused the lock, and no retry mends that: {}. Fix the lock's Redis "
+                    + "login (the password or user in seatlock.lock.redis-url or spring.data.redis.*), the ACL user's "
+                    + "rights, or its TLS settings", message);
+        }
+        return new LockStoreRefusedException(message, cause);
     }
 
     private static Throwable unwrapped(Throwable error) {

@@ -31,11 +31,9 @@ final class UnavailableReason {
         for (Throwable cause : Causes.of(error)) { // Jedis keeps each address's refusal as a suppressed one
             String message = cause.getMessage() == null ? "" : cause.getMessage();
             String upper = message.toUpperCase(Locale.ROOT);
-            for (String refusal : LOGIN_REFUSALS) {
-                int at = upper.indexOf(refusal);
-                if (at >= 0) {
-                    return "authentication failed (" + message.substring(at) + ")";
-                }
+            int refusal = loginRefusalAt(upper);
+            if (refusal >= 0) {
+                return "authentication failed (" + message.substring(refusal) + ")";
             }
             if (cause instanceof javax.net.ssl.SSLException) {
                 return "TLS handshake failed (" + message + ")";
@@ -54,6 +52,33 @@ final class UnavailableReason {
             return (connecting ? "timed out connecting (" : "timed out waiting for an answer (") + detail + ")";
         }
         return detail;
+    }
+
+    /**
+     * Whether Redis answered and turned the lock down in a way no retry mends: a login or a permission refused, or a
+     * TLS handshake that failed (a certificate not trusted, no protocol or cipher in common). A fix of the settings is
+     * needed; an outage, however long, heals by itself.
+     */
+    static boolean isRefusal(Throwable error) {
+        for (Throwable cause : Causes.of(error)) {
+            String message = cause.getMessage() == null ? "" : cause.getMessage();
+            if (loginRefusalAt(message.toUpperCase(Locale.ROOT)) >= 0
+                    || cause instanceof javax.net.ssl.SSLHandshakeException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Where in an upper-cased message Redis' login refusal starts, or -1. */
+    private static int loginRefusalAt(String upper) {
+        for (String refusal : LOGIN_REFUSALS) {
+            int at = upper.indexOf(refusal);
+            if (at >= 0) {
+                return at;
+            }
+        }
+        return -1;
     }
 
     /** The error's message, and its root cause's where that says more (clients wrap the socket's words). */

@@ -22,7 +22,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * A call made before the lock first reached Redis waits for the connection within the connect timeout, on top of its
  * command timeout: a first connection that takes several command timeouts (a cold replica on a busy machine) is not
- * a Redis that is down. Once the lock has reached Redis, a call has its command timeout alone.
+ * a Redis that is down. Once the lock has reached Redis, a call has its command timeout alone; so does every call after
+ * one that failed before Redis ever answered, while the transport goes on connecting: a Redis dark from the start
+ * costs one connect wait, not one per call.
  */
 class ColdConnectTest {
 
@@ -66,5 +68,39 @@ class ColdConnectTest {
                     .isLessThan(COMMAND.toMillis() + 500);
             proxy.heal();
         }
+    }
+
+    @Test
+    void aRedisDarkFromTheStartCostsOneConnectWaitThenEachCallItsCommandTimeout() throws Exception {
+        Duration connect = COMMAND.multipliedBy(6);
+        try (FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());
+             RedisLockClient lock = TestTransports.standalone(RedisURI.create(proxy.host(), proxy.port()),
+                     new RedisTimeouts(connect, COMMAND), RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()),
+                     LockListener.NOOP)) {
+            proxy.blackhole(); // accepts the connection and never answers, from the very start
+            long first = timedUnavailableCall(lock, "dark-1");
+            assertThat(first).as("the first call waits for the connection: connect timeout and command timeout")
+                    .isGreaterThanOrEqualTo(connect.toMillis());
+            for (int call = 0; call < 5; call++) {
+                long later = timedUnavailableCall(lock, "dark-" + (call + 2)); // a late grant holds its own name
+                assertThat(later).as("call %d after a failed first one: the command timeout alone", call + 2)
+                        .isGreaterThanOrEqualTo(COMMAND.toMillis()).isLessThan(COMMAND.toMillis() + 500);
+            }
+            proxy.heal(); // the transport, connecting on, reaches Redis: calls are granted again
+            LockLease lease = await().atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(
+                    LockUnavailableException.class).until(() -> lock.tryAcquire("after-dark", Duration.ofSeconds(30),
+                    OverlapImpact.WASTED_WORK), Optional::isPresent).orElseThrow();
+            String owner = servers.redis().with(r -> r.get(new RedisKeys(servers.keyPrefix()).lock("after-dark")));
+            assertThat(owner).isEqualTo(lease.ownerToken());
+            lease.release();
+        }
+    }
+
+    /** One call that must fail as unavailable, and how long it took in milliseconds. */
+    private static long timedUnavailableCall(RedisLockClient lock, String name) {
+        long start = System.nanoTime();
+        Throwable failure = catchThrowable(() -> lock.tryAcquire(name, Duration.ofSeconds(30), OverlapImpact.WASTED_WORK));
+        assertThat(failure).isInstanceOf(LockUnavailableException.class);
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
 }

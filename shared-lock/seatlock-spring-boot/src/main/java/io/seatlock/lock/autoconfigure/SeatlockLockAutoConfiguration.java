@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.LockStoreRefusedException;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.autoconfigure.SeatlockLockProperties.ClientType;
 import io.seatlock.lock.redis.RedisEndpoints;
@@ -108,9 +109,11 @@ public class SeatlockLockAutoConfiguration {
                 lock.close();
                 throw mistake;
             }
-            log.warn("seatlock lock: Redis ({}) did not answer while the application started: {}. The application "
-                    + "starts; lock calls fail with LockUnavailableException until Redis answers (each within {})",
-                    endpoints.describe(), e.getMessage(), timeouts.command());
+            if (!(e instanceof LockStoreRefusedException)) { // a refusal the lock has logged at ERROR itself
+                log.warn("seatlock lock: Redis ({}) did not answer while the application started: {}. The "
+                        + "application starts; lock calls fail with LockUnavailableException until Redis answers (each "
+                        + "within {})", endpoints.describe(), e.getMessage(), timeouts.command());
+            }
         }
     }
 
