@@ -1,6 +1,6 @@
 package io.seatlock.lock;
 
-import io.seatlock.lock.spi.ReleaseHints;
+import io.seatlock.lock.internal.ReleaseHints;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;

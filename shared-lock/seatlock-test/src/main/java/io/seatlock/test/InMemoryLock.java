@@ -7,7 +7,6 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
-import io.seatlock.lock.spi.Callbacks;
 import io.seatlock.lock.spi.GrantedLease;
 import io.seatlock.lock.spi.LockSpec;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +32,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Replicas share one store: {@link #replica(String)} is another process's view of the same locks.
  */
 public final class InMemoryLock implements DistributedLock {
+
+    private static final System.Logger LOST_CALLBACK_LOG = System.getLogger(InMemoryLock.class.getName());
 
     private final InMemoryStore store;
     private final String instanceId;
@@ -195,11 +196,11 @@ public final class InMemoryLock implements DistributedLock {
         Lease(InMemoryStore store, LockSpec spec, String owner, FencingToken token, long start) {
             super(spec, owner, token);
             this.store = store;
-            this.deadline = start + spec.ttl().toNanos();
+            this.deadline = start + spec().ttl().toNanos();
         }
 
         long ttlNanos() {
-            return spec.ttl().toNanos();
+            return spec().ttl().toNanos();
         }
 
         @Override
@@ -216,13 +217,13 @@ public final class InMemoryLock implements DistributedLock {
         public boolean renew(Duration ttl) {
             LockSpec.requireValidTtl(ttl);
             if (state == State.RELEASED) {
-                throw new IllegalStateException("lease on '" + spec.name() + "' was released; acquire the lock again");
+                throw new IllegalStateException("lease on '" + spec().name() + "' was released; acquire the lock again");
             }
             synchronized (store) {
-                InMemoryStore.Entry entry = store.live(spec.name());
-                if (state == State.HELD && entry != null && entry.owner().equals(owner)) {
+                InMemoryStore.Entry entry = store.live(spec().name());
+                if (state == State.HELD && entry != null && entry.owner().equals(ownerToken())) {
                     long now = store.clock.nanos();
-                    store.locks.put(spec.name(), new InMemoryStore.Entry(owner, entry.instanceId(), now + ttl.toNanos()));
+                    store.locks.put(spec().name(), new InMemoryStore.Entry(ownerToken(), entry.instanceId(), now + ttl.toNanos()));
                     deadline = now + ttl.toNanos();
                     return true;
                 }
@@ -236,10 +237,10 @@ public final class InMemoryLock implements DistributedLock {
             Objects.requireNonNull(callback, "onLost callback must not be null");
             synchronized (store) {
                 if (state != State.HELD) {
-                    throw new IllegalStateException("lease on '" + spec.name() + "' is " + state.name().toLowerCase());
+                    throw new IllegalStateException("lease on '" + spec().name() + "' is " + state.name().toLowerCase());
                 }
                 if (onLost != null) {
-                    throw new IllegalStateException("lease on '" + spec.name() + "' is already kept alive");
+                    throw new IllegalStateException("lease on '" + spec().name() + "' is already kept alive");
                 }
                 onLost = callback;
                 store.keptAlive.add(this);
@@ -247,10 +248,25 @@ public final class InMemoryLock implements DistributedLock {
             return this;
         }
 
+        /**
+         * A lost-lease callback that throws changes nothing, as on every store: what it threw is logged and the
+         * lease is lost all the same (an {@link Error} other than the JVM's own is ignored too).
+         */
+        private static void runGuarded(Runnable callback, String name) {
+            try {
+                callback.run();
+            } catch (RuntimeException | Error e) {
+                if (e instanceof VirtualMachineError fatal) {
+                    throw fatal;
+                }
+                LOST_CALLBACK_LOG.log(System.Logger.Level.WARNING, "lost-lease callback of '" + name + "' failed; ignored", e);
+            }
+        }
+
         void runLostCallback() {
             Runnable callback = onLost;
             if (callback != null) {
-                Callbacks.runGuarded(callback, "lost-lease callback of '" + spec.name() + "'"); // as the Redis lock does
+                runGuarded(callback, spec().name());
             }
         }
 
@@ -292,16 +308,16 @@ public final class InMemoryLock implements DistributedLock {
                 store.keptAlive.remove(this);
                 long now = store.clock.nanos();
                 if (decidedFor != null) {
-                    store.decidedUntil.put(spec.name(), now + decidedFor.toNanos());
+                    store.decidedUntil.put(spec().name(), now + decidedFor.toNanos());
                 }
-                InMemoryStore.Entry entry = store.live(spec.name());
-                boolean ours = entry != null && entry.owner().equals(owner);
+                InMemoryStore.Entry entry = store.live(spec().name());
+                boolean ours = entry != null && entry.owner().equals(ownerToken());
                 if (ours) {
                     if (keepFor != null) {
-                        store.locks.put(spec.name(), new InMemoryStore.Entry(owner, entry.instanceId(), now + keepFor.toNanos()));
+                        store.locks.put(spec().name(), new InMemoryStore.Entry(ownerToken(), entry.instanceId(), now + keepFor.toNanos()));
                     } else {
-                        store.locks.remove(spec.name());
-                        List<CompletableFuture<Void>> waiters = store.releaseWaiters.remove(spec.name());
+                        store.locks.remove(spec().name());
+                        List<CompletableFuture<Void>> waiters = store.releaseWaiters.remove(spec().name());
                         toTell = waiters == null ? List.of() : waiters;
                     }
                     store.notifyAll();
@@ -319,7 +335,7 @@ public final class InMemoryLock implements DistributedLock {
 
         @Override
         public String toString() {
-            return "LockLease[" + spec.name() + ", token " + token + ", " + state.name().toLowerCase() + "]";
+            return "LockLease[" + spec().name() + ", token " + fencingToken() + ", " + state.name().toLowerCase() + "]";
         }
     }
 }

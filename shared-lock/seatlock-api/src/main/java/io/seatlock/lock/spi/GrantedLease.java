@@ -12,12 +12,9 @@ import java.util.Objects;
  */
 public abstract class GrantedLease implements LockLease {
 
-    /** The checked request: name, ttl, impact. */
-    protected final LockSpec spec;
-    /** The value the store keeps for this grant. */
-    protected final String owner;
-    /** The grant's fencing token. */
-    protected final FencingToken token;
+    private final LockSpec spec;
+    private final String owner;
+    private final FencingToken token;
 
     /**
      * A granted lease.
@@ -30,6 +27,15 @@ public abstract class GrantedLease implements LockLease {
         this.spec = Objects.requireNonNull(spec, "spec");
         this.owner = Objects.requireNonNull(owner, "owner");
         this.token = Objects.requireNonNull(token, "token");
+    }
+
+    /**
+     * The checked request this lease was granted for.
+     *
+     * @return its name, ttl and impact
+     */
+    protected final LockSpec spec() {
+        return spec;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.seatlock.lock.spi;
 
+import io.seatlock.lock.internal.CallbackThreads;
 import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -72,12 +73,14 @@ public final class HeldLeases<L extends LockLease> {
     }
 
     /**
-     * Where this lock runs the user's code: lost-lease callbacks and what is chained on a release hint.
+     * A release hint for the user, completed on this lock's callback threads: what a caller chains on
+     * {@link io.seatlock.lock.DistributedLock#whenReleased} never runs on the store's I/O thread or under a lock.
      *
-     * @return the lock's callback threads
+     * @param hint the store's own hint
+     * @return a hint completed as {@code hint} is, on a callback thread; cancelling it cancels {@code hint}
      */
-    public CallbackThreads callbacks() {
-        return callbacks;
+    public CompletableFuture<Void> relay(CompletableFuture<Void> hint) {
+        return callbacks.relay(hint);
     }
 
     /**

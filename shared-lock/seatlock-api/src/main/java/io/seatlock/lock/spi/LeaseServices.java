@@ -1,5 +1,6 @@
 package io.seatlock.lock.spi;
 
+import io.seatlock.lock.internal.CallbackThreads;
 import io.seatlock.lock.LockListener;
 
 import java.util.Objects;

@@ -1,5 +1,6 @@
 package io.seatlock.lock.spi;
 
+import io.seatlock.lock.internal.DaemonThreads;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;

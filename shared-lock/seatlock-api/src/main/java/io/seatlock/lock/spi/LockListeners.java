@@ -1,5 +1,6 @@
 package io.seatlock.lock.spi;
 
+import io.seatlock.lock.internal.Callbacks;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 

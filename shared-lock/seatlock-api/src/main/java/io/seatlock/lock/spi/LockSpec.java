@@ -1,5 +1,6 @@
 package io.seatlock.lock.spi;
 
+import io.seatlock.lock.internal.Durations;
 import io.seatlock.lock.OverlapImpact;
 import org.jspecify.annotations.Nullable;
 
@@ -24,8 +25,6 @@ public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
      * as one lease and never renewed; longer work renews a shorter lease.
      */
     public static final Duration MAX_TTL = Duration.ofDays(30);
-    private static final long LONGEST_WAIT_NANOS = Long.MAX_VALUE / 4;
-    private static final Duration LONGEST_WAIT = Duration.ofNanos(LONGEST_WAIT_NANOS);
 
     /**
      * Validates every part.
@@ -110,7 +109,7 @@ public record LockSpec(String name, Duration ttl, OverlapImpact impact) {
      * @return it in nanoseconds, capped
      */
     public static long waitNanos(Duration wait) {
-        return wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT_NANOS : wait.toNanos();
+        return Durations.waitNanos(wait);
     }
 
     /**

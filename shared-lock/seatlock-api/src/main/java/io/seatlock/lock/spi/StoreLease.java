@@ -76,7 +76,7 @@ public abstract class StoreLease extends GrantedLease {
         this.services = Objects.requireNonNull(services, "services");
         this.group = Objects.requireNonNull(group, "group");
         this.acquiredAtNanos = startNanos;
-        this.deadlineNanos = deadlineFrom(startNanos, spec.ttl());
+        this.deadlineNanos = deadlineFrom(startNanos, spec().ttl());
     }
 
     /**
@@ -143,7 +143,7 @@ public abstract class StoreLease extends GrantedLease {
         Duration whole = Duration.ofMillis(ttl.toMillis()); // what the store applies
         State now = state;
         if (now == State.RELEASED) {
-            throw new IllegalStateException("lease on '" + spec.name() + "' was released; acquire the lock again");
+            throw new IllegalStateException("lease on '" + spec().name() + "' was released; acquire the lock again");
         }
         if (now == State.LOST) {
             return false;
@@ -168,16 +168,16 @@ public abstract class StoreLease extends GrantedLease {
         Objects.requireNonNull(callback, "onLost callback must not be null");
         State now = state;
         if (now != State.HELD) {
-            throw new IllegalStateException("lease on '" + spec.name() + "' is " + now.name().toLowerCase());
+            throw new IllegalStateException("lease on '" + spec().name() + "' is " + now.name().toLowerCase());
         }
         if (!ON_LOST.compareAndSet(this, null, callback)) {
-            throw new IllegalStateException("lease on '" + spec.name() + "' is already kept alive");
+            throw new IllegalStateException("lease on '" + spec().name() + "' is already kept alive");
         }
         try {
-            watchdog = LeaseWatchdog.start(new Kept(), spec.ttl(), services.watchdogs);
+            watchdog = LeaseWatchdog.start(new Kept(), spec().ttl(), services.watchdogs);
         } catch (RejectedExecutionException closing) { // the lock closes: it releases this lease, nothing renews it
             onLost = null; // not kept alive, and not to be told of a loss
-            throw new LockClosedException("the lock of '" + spec.name() + "' is closed; it is not kept alive");
+            throw new LockClosedException("the lock of '" + spec().name() + "' is closed; it is not kept alive");
         }
         if (state == State.LOST) {
             fireLostCallback(); // lost between the check above and the callback's registration
@@ -223,10 +223,10 @@ public abstract class StoreLease extends GrantedLease {
             extending().release();
             if (error != null) {
                 services.listener.onRenewalFailed(group);
-                LOG.log(System.Logger.Level.DEBUG, () -> "renewal of '" + spec.name()
+                LOG.log(System.Logger.Level.DEBUG, () -> "renewal of '" + spec().name()
                         + "' failed; retrying until the local deadline nears: " + error);
             } else if (ours) {
-                renewed(start, spec.ttl());
+                renewed(start, spec().ttl());
             } else {
                 markLost("a renewal found it taken or expired");
             }
@@ -254,7 +254,7 @@ public abstract class StoreLease extends GrantedLease {
     private void fireLostCallback() {
         Runnable callback = onLost;
         if (callback != null && LOST_CALLBACK_RUN.compareAndSet(this, false, true)) {
-            services.callbacks.run(callback, spec.name());
+            services.callbacks.run(callback, spec().name());
         }
     }
 
@@ -337,7 +337,7 @@ public abstract class StoreLease extends GrantedLease {
             release();
         } catch (RuntimeException e) {
             // The store expires it on its own; the caller's own exception matters more than this one.
-            LOG.log(System.Logger.Level.WARNING, "could not release lock '" + spec.name() + "': " + e.getMessage());
+            LOG.log(System.Logger.Level.WARNING, "could not release lock '" + spec().name() + "': " + e.getMessage());
         }
     }
 
@@ -355,7 +355,7 @@ public abstract class StoreLease extends GrantedLease {
 
     private void takeExtendPermit(long deadline) {
         if (!LeaseWatchdog.takeUninterruptibly(extending(), deadline)) {
-            throw new LockUnavailableException("a renewal of '" + spec.name() + "' still waits for "
+            throw new LockUnavailableException("a renewal of '" + spec().name() + "' still waits for "
                     + services.store + " after " + services.calls.callTimeout(), null);
         }
     }
@@ -377,6 +377,6 @@ public abstract class StoreLease extends GrantedLease {
 
     @Override
     public final String toString() {
-        return "LockLease[" + spec.name() + ", token " + token + ", " + state.name().toLowerCase() + "]";
+        return "LockLease[" + spec().name() + ", token " + fencingToken() + ", " + state.name().toLowerCase() + "]";
     }
 }

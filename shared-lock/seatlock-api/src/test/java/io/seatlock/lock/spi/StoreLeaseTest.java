@@ -1,5 +1,6 @@
 package io.seatlock.lock.spi;
 
+import io.seatlock.lock.internal.CallbackThreads;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockListener;

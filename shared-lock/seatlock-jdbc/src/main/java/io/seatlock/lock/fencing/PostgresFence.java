@@ -4,7 +4,7 @@ import io.seatlock.lock.Fence;
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.StaleFencingTokenException;
-import io.seatlock.lock.spi.FenceChecks;
+import io.seatlock.lock.internal.FenceChecks;
 import io.seatlock.lock.spi.LockListeners;
 
 import org.slf4j.Logger;

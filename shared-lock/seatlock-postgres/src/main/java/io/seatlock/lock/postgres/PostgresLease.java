@@ -28,26 +28,26 @@ final class PostgresLease extends StoreLease {
 
     @Override
     protected boolean extend(Duration ttl, long deadline) {
-        return support.calls().call(group, deadline, c -> support.statements().extend(c, spec.name(), owner, ttl));
+        return support.calls().call(group, deadline, c -> support.statements().extend(c, spec().name(), ownerToken(), ttl));
     }
 
     @Override
     protected CompletableFuture<Boolean> extendInBackground() {
-        return CompletableFuture.supplyAsync(() -> extend(spec.ttl(), support.calls().callDeadline()),
+        return CompletableFuture.supplyAsync(() -> extend(spec().ttl(), support.calls().callDeadline()),
                 support.renewals());
     }
 
     @Override
     protected boolean delete(@Nullable Duration keepMarkerFor, long deadline) {
         return support.calls().call(group, deadline, c -> keepMarkerFor == null
-                ? support.statements().release(c, spec.name(), owner)
-                : support.statements().releaseDecided(c, spec.name(), owner, keepMarkerFor));
+                ? support.statements().release(c, spec().name(), ownerToken())
+                : support.statements().releaseDecided(c, spec().name(), ownerToken(), keepMarkerFor));
     }
 
     @Override
     protected void logLost(String reason) {
-        log.atWarn().addKeyValue("seatlock.event", "lease-lost").addKeyValue("seatlock.lock.name", spec.name())
-                .addKeyValue("seatlock.lock.fencing-token", token.value()).addKeyValue("seatlock.reason", reason)
-                .log("Lock '{}' {}; treating it as lost", spec.name(), reason);
+        log.atWarn().addKeyValue("seatlock.event", "lease-lost").addKeyValue("seatlock.lock.name", spec().name())
+                .addKeyValue("seatlock.lock.fencing-token", fencingToken().value()).addKeyValue("seatlock.reason", reason)
+                .log("Lock '{}' {}; treating it as lost", spec().name(), reason);
     }
 }

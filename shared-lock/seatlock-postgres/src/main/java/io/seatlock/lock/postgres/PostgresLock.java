@@ -9,7 +9,7 @@ import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.spi.BlockingAcquire;
-import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.internal.DaemonThreads;
 import io.seatlock.lock.spi.HeldLeases;
 import io.seatlock.lock.spi.SafetyMargin;
 import io.seatlock.lock.spi.LockListeners;
@@ -146,7 +146,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      */
     @Override
     public CompletableFuture<Void> whenReleased(String name) {
-        return held.callbacks().relay(released(name));
+        return held.relay(released(name));
     }
 
     private CompletableFuture<Void> released(String name) {

@@ -1,6 +1,6 @@
 package io.seatlock.lock.postgres;
 
-import io.seatlock.lock.spi.Durations;
+import io.seatlock.lock.internal.Durations;
 import io.seatlock.lock.spi.InstanceId;
 import io.seatlock.lock.spi.SafetyMargin;
 

@@ -1,6 +1,6 @@
 package io.seatlock.lock.postgres;
 
-import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.internal.DaemonThreads;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;

@@ -6,7 +6,7 @@ import io.seatlock.lock.FencingToken;
  * Told when this replica gains or loses leadership. Callbacks run one at a time, in order, on the
  * election's own callback thread, never while the election or a lease holds a lock; a slow callback
  * delays only later callbacks of the same election. Whatever a callback throws is logged and changes nothing
- * ({@link io.seatlock.lock.spi.Callbacks}).
+ * ({@link io.seatlock.lock.internal.Callbacks}).
  */
 public interface Candidate {
 

@@ -1,7 +1,7 @@
 package io.seatlock.lock.leader;
 
-import io.seatlock.lock.spi.Callbacks;
-import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.internal.Callbacks;
+import io.seatlock.lock.internal.DaemonThreads;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

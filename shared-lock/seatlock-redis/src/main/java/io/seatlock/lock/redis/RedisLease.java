@@ -32,12 +32,12 @@ final class RedisLease extends StoreLease {
     @Override
     protected boolean extend(Duration ttl, long deadline) {
         return context.calls().awaitUninterruptibly(group,
-                context.commands().extend(lockKey, owner, ttl, context.calls().within(deadline)), deadline);
+                context.commands().extend(lockKey, ownerToken(), ttl, context.calls().within(deadline)), deadline);
     }
 
     @Override
     protected CompletableFuture<Boolean> extendInBackground() {
-        return context.commands().extend(lockKey, owner, spec.ttl(), context.calls()::send);
+        return context.commands().extend(lockKey, ownerToken(), spec().ttl(), context.calls()::send);
     }
 
     @Override
@@ -47,8 +47,8 @@ final class RedisLease extends StoreLease {
     }
 
     private CompletableFuture<Long> delete(@Nullable Duration keepMarkerFor, RedisCalls.Sender how) {
-        return keepMarkerFor == null ? context.commands().delete(lockKey, owner, how)
-                : context.commands().deleteDecided(spec.name(), owner, keepMarkerFor, how);
+        return keepMarkerFor == null ? context.commands().delete(lockKey, ownerToken(), how)
+                : context.commands().deleteDecided(spec().name(), ownerToken(), keepMarkerFor, how);
     }
 
     /** Ends the lease at once (it leaves the held ones even if Redis is down) and deletes the key in the background. */
@@ -58,8 +58,8 @@ final class RedisLease extends StoreLease {
 
     @Override
     protected void logLost(String reason) {
-        log.atWarn().addKeyValue("seatlock.event", "lease-lost").addKeyValue("seatlock.lock.name", spec.name())
-                .addKeyValue("seatlock.lock.fencing-token", token.value()).addKeyValue("seatlock.reason", reason)
-                .log("Lock '{}' {}; treating it as lost", spec.name(), reason);
+        log.atWarn().addKeyValue("seatlock.event", "lease-lost").addKeyValue("seatlock.lock.name", spec().name())
+                .addKeyValue("seatlock.lock.fencing-token", fencingToken().value()).addKeyValue("seatlock.reason", reason)
+                .log("Lock '{}' {}; treating it as lost", spec().name(), reason);
     }
 }

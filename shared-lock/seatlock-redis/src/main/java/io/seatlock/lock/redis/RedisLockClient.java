@@ -13,7 +13,7 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.spi.LockSpec;
-import io.seatlock.lock.spi.ReleaseHints;
+import io.seatlock.lock.internal.ReleaseHints;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 
@@ -127,7 +127,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     @Override
     public CompletableFuture<Void> whenReleased(String name) {
-        return held.callbacks().relay(released(name));
+        return held.relay(released(name));
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.seatlock.lock.redis;
 
-import io.seatlock.lock.spi.Causes;
+import io.seatlock.lock.internal.Causes;
 
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;

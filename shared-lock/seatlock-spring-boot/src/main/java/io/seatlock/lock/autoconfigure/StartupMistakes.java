@@ -2,7 +2,7 @@ package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.redis.RedisEndpoints;
-import io.seatlock.lock.spi.Causes;
+import io.seatlock.lock.internal.Causes;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;

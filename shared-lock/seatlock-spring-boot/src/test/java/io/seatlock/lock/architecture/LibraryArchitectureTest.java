@@ -17,12 +17,15 @@ class LibraryArchitectureTest {
     private static final JavaClasses LIBRARY = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.seatlock.lock");
+    private static final JavaClasses LIBRARY_AND_TEST_KIT = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.seatlock.lock", "io.seatlock.test");
 
     @Test
     void theApiDependsOnNothingButTheJdk() {
-        noClasses().that().resideInAnyPackage("io.seatlock.lock", "io.seatlock.lock.spi")
+        noClasses().that().resideInAnyPackage("io.seatlock.lock", "io.seatlock.lock.spi", "io.seatlock.lock.internal")
                 .should().dependOnClassesThat().resideOutsideOfPackages("io.seatlock.lock", "io.seatlock.lock.spi",
-                        "java..", "javax.sql..", "org.jspecify..")
+                        "io.seatlock.lock.internal", "java..", "javax.sql..", "org.jspecify..")
                 .check(LIBRARY);
     }
 
@@ -78,6 +81,21 @@ class LibraryArchitectureTest {
         classes().that().implement(LockLease.class)
                 .and().resideInAnyPackage("io.seatlock.lock.redis..", "io.seatlock.lock.postgres..")
                 .should().beAssignableTo(StoreLease.class)
+                .check(LIBRARY);
+    }
+
+    /**
+     * The SPI is what a store needs: the test kit's in-memory lock, a store written as an outsider would, uses none of
+     * the library's own helpers; and the helpers know neither the SPI nor any module above them.
+     */
+    @Test
+    void aStoreOutsideTheLibraryNeedsNoInternalHelper() {
+        noClasses().that().resideInAPackage("io.seatlock.test..")
+                .should().dependOnClassesThat().resideInAPackage("io.seatlock.lock.internal..")
+                .check(LIBRARY_AND_TEST_KIT);
+        noClasses().that().resideInAPackage("io.seatlock.lock.internal..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.seatlock.lock.spi..", "io.seatlock.lock.redis..",
+                        "io.seatlock.lock.postgres..", "io.seatlock.lock.autoconfigure..")
                 .check(LIBRARY);
     }
 

@@ -11,7 +11,7 @@ import io.seatlock.lock.redis.lettuce.LettuceTransport;
 import io.seatlock.lock.redis.RedisKeys;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.redis.RedisLockSettings;
-import io.seatlock.lock.spi.Callbacks;
+import io.seatlock.lock.internal.Callbacks;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

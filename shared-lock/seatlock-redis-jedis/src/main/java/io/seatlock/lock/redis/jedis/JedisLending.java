@@ -1,6 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
-import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import io.seatlock.lock.redis.spi.RedisCommand;

@@ -4,7 +4,7 @@ import io.seatlock.lock.redis.RedisEndpoints;
 import io.seatlock.lock.redis.RedisTimeouts;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import io.seatlock.lock.redis.spi.RedisTransport;
-import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.internal.DaemonThreads;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

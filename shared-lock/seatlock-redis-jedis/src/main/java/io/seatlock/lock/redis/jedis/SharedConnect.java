@@ -1,6 +1,6 @@
 package io.seatlock.lock.redis.jedis;
 
-import io.seatlock.lock.spi.DaemonThreads;
+import io.seatlock.lock.internal.DaemonThreads;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.providers.ConnectionProvider;

@@ -4,6 +4,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
 import io.seatlock.lock.redis.RedisEndpoints;
 import io.seatlock.lock.redis.RedisTimeouts;
+import io.seatlock.lock.redis.spi.RedisTransport;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -15,7 +16,7 @@ final class LettuceEndpoints {
     private LettuceEndpoints() {
     }
 
-    static LettuceTransport transport(RedisEndpoints endpoints, RedisTimeouts timeouts, Duration clusterRefresh) {
+    static RedisTransport transport(RedisEndpoints endpoints, RedisTimeouts timeouts, Duration clusterRefresh) {
         SslOptions ssl = endpoints.tlsKeys() == null ? null : sslOptions(endpoints.tlsKeys());
         if (endpoints.url() != null) {
             return LettuceTransport.standalone(RedisURI.create(endpoints.url()), timeouts, ssl);

@@ -36,23 +36,14 @@ import java.util.function.Consumer;
  * The Redis lock's Lettuce transport: one shared, pipelined connection (asynchronous; nothing runs on the caller's
  * thread but the write), connected lazily and without waiting for a connection of its own (a connect under way is
  * shared). Commands fail at once while disconnected and after the command timeout otherwise, never hanging. Use it
- * as {@code RedisLockClient.over(LettuceTransport.standalone(uri, RedisTimeouts.of(timeout)), settings, listener)}.
+ * as {@code RedisLockClient.over(LettuceTransport.standalone(uri, RedisTimeouts.of(timeout)), settings, listener)}:
+ * each factory gives a {@link RedisTransport}, what the lock calls and nothing else.
  */
-public final class LettuceTransport implements RedisTransport {
+public final class LettuceTransport {
 
     private static final Logger log = LoggerFactory.getLogger(LettuceTransport.class);
 
-    private final RedisConnector redis;
-    private final RedisTimeouts timeouts;
-    private final Duration commandTimeout;
-    private final boolean cluster;
-    private volatile @Nullable LettuceCommands lastCommands;
-
-    private LettuceTransport(RedisConnector redis, RedisTimeouts timeouts, boolean cluster) {
-        this.redis = redis;
-        this.timeouts = timeouts;
-        this.commandTimeout = timeouts.command();
-        this.cluster = cluster;
+    private LettuceTransport() {
     }
 
     /**
@@ -65,7 +56,7 @@ public final class LettuceTransport implements RedisTransport {
      * @return a transport that connects on first use
      * @throws IllegalArgumentException if {@code clusterRefresh} is not positive
      */
-    public static LettuceTransport of(RedisEndpoints endpoints, RedisTimeouts timeouts, Duration clusterRefresh) {
+    public static RedisTransport of(RedisEndpoints endpoints, RedisTimeouts timeouts, Duration clusterRefresh) {
         return LettuceEndpoints.transport(endpoints, timeouts, clusterRefresh);
     }
 
@@ -77,7 +68,7 @@ public final class LettuceTransport implements RedisTransport {
      * @param timeouts       how long to connect, how long a command waits
      * @return a transport that connects on first use
      */
-    public static LettuceTransport standalone(RedisURI uri, RedisTimeouts timeouts) {
+    public static RedisTransport standalone(RedisURI uri, RedisTimeouts timeouts) {
         return standalone(uri, timeouts, null);
     }
 
@@ -89,11 +80,11 @@ public final class LettuceTransport implements RedisTransport {
      * @param ssl            TLS material; null for the JVM's defaults
      * @return a transport that connects on first use
      */
-    public static LettuceTransport standalone(RedisURI uri, RedisTimeouts timeouts, @Nullable SslOptions ssl) {
+    public static RedisTransport standalone(RedisURI uri, RedisTimeouts timeouts, @Nullable SslOptions ssl) {
         uri.setTimeout(timeouts.connect()); // Lettuce bounds a connection's handshake (HELLO, AUTH) by it
         RedisClient client = RedisClient.create(resources(), uri);
         client.setOptions(failFast(ClientOptions.builder(), timeouts, ssl).build());
-        return new LettuceTransport(RedisConnector.standalone(client, uri, () -> {
+        return new Transport(RedisConnector.standalone(client, uri, () -> {
             uri.setTimeout(timeouts.command());
             client.setOptions(client.getOptions().mutate().socketOptions(connectWithin(timeouts.command())).build());
         }), timeouts, false);
@@ -106,7 +97,7 @@ public final class LettuceTransport implements RedisTransport {
      * @param timeouts       how long to connect, how long a command waits
      * @return a transport that connects on first use
      */
-    public static LettuceTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts) {
+    public static RedisTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts) {
         return cluster(seeds, timeouts, null);
     }
 
@@ -118,7 +109,7 @@ public final class LettuceTransport implements RedisTransport {
      * @param ssl            TLS material; null for the JVM's defaults
      * @return a transport that connects on first use
      */
-    public static LettuceTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts, @Nullable SslOptions ssl) {
+    public static RedisTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts, @Nullable SslOptions ssl) {
         return cluster(seeds, timeouts, ssl, RedisTransport.DEFAULT_CLUSTER_REFRESH);
     }
 
@@ -133,8 +124,8 @@ public final class LettuceTransport implements RedisTransport {
      * @return a transport that connects on first use
      * @throws IllegalArgumentException if {@code clusterRefresh} is not positive
      */
-    public static LettuceTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts, @Nullable SslOptions ssl,
-                                           Duration clusterRefresh) {
+    public static RedisTransport cluster(List<RedisURI> seeds, RedisTimeouts timeouts, @Nullable SslOptions ssl,
+                                         Duration clusterRefresh) {
         RedisTransport.requirePositiveRefresh(clusterRefresh);
         seeds.forEach(uri -> uri.setTimeout(timeouts.connect())); // each node connection's handshake
         RedisClusterClient client = RedisClusterClient.create(resources(), seeds);
@@ -145,7 +136,7 @@ public final class LettuceTransport implements RedisTransport {
                         .adaptiveRefreshTriggersTimeout(timeouts.command())
                         .build())
                 .build());
-        return new LettuceTransport(RedisConnector.cluster(client, () -> {
+        return new Transport(RedisConnector.cluster(client, () -> {
             seeds.forEach(uri -> uri.setTimeout(timeouts.command()));
             client.setOptions(((ClusterClientOptions) client.getOptions()).mutate()
                     .socketOptions(connectWithin(timeouts.command())).build());
@@ -180,173 +171,190 @@ public final class LettuceTransport implements RedisTransport {
         return builder;
     }
 
-    @Override
-    public String client() {
-        return "lettuce";
-    }
+    /** The transport itself: what the lock calls, behind the factories above. */
+    private static final class Transport implements RedisTransport {
 
-    @Override
-    public RedisTimeouts timeouts() {
-        return timeouts;
-    }
+        private final RedisConnector redis;
+        private final RedisTimeouts timeouts;
+        private final Duration commandTimeout;
+        private final boolean cluster;
+        private volatile @Nullable LettuceCommands lastCommands;
 
-    @Override
-    public boolean cluster() {
-        return cluster;
-    }
-
-    @Override
-    public <T> CompletableFuture<T> call(RedisCommand<T> command, long deadlineNanos, Runnable beforeSend) {
-        RedisClusterAsyncCommands<String, String> connected = redis.connectedOrNull();
-        if (connected != null) {
-            beforeSend.run();
-            return dispatch(connected, command);
-        }
-        return redis.commands().thenCompose(r -> {
-            beforeSend.run();
-            return dispatch(r, command);
-        });
-    }
-
-    /** As {@link #call}: nothing of it blocks the caller anyway. */
-    @Override
-    public <T> CompletableFuture<T> send(RedisCommand<T> command, long deadlineNanos, Runnable beforeSend) {
-        return call(command, deadlineNanos, beforeSend);
-    }
-
-    @Override
-    public <T> @Nullable CompletableFuture<T> sendIfConnected(RedisCommand<T> command) {
-        RedisClusterAsyncCommands<String, String> connected = redis.connectedOrNull();
-        return connected == null ? null : dispatch(connected, command);
-    }
-
-    @Override
-    public CompletableFuture<AutoCloseable> subscribe(String pattern, Consumer<String> onMessage) {
-        Subscription subscription = new Subscription(pattern, onMessage);
-        return subscription.connect().thenApply(connected -> subscription);
-    }
-
-    /**
-     * One pattern subscription. Lettuce re-subscribes after a disconnect it notices; one it cannot notice (the
-     * network dropped the idle connection without a word) is found by a PING every
-     * {@link RedisTransport#subscriptionPingInterval(Duration)}: when it gets no answer within the command timeout,
-     * the connection is closed and the subscription made again on a new one (tried again every interval until it
-     * succeeds).
-     */
-    private final class Subscription implements AutoCloseable {
-        private final String pattern;
-        private final Consumer<String> onMessage;
-        private volatile @Nullable StatefulRedisPubSubConnection<String, String> current;
-        private volatile boolean closed;
-
-        Subscription(String pattern, Consumer<String> onMessage) {
-            this.pattern = pattern;
-            this.onMessage = onMessage;
+        Transport(RedisConnector redis, RedisTimeouts timeouts, boolean cluster) {
+            this.redis = redis;
+            this.timeouts = timeouts;
+            this.commandTimeout = timeouts.command();
+            this.cluster = cluster;
         }
 
-        CompletableFuture<StatefulRedisPubSubConnection<String, String>> connect() {
-            return redis.connectPubSub().thenCompose(connection -> {
-                connection.addListener(new RedisPubSubAdapter<>() {
-                    @Override
-                    public void message(String subscribed, String channel, String message) {
-                        onMessage.accept(channel);
-                    }
-                });
-                return connection.async().psubscribe(pattern).toCompletableFuture().handle((ok, error) -> {
-                    if (error != null) {
-                        connection.closeAsync();
-                        throw error instanceof CompletionException c ? c : new CompletionException(error);
-                    }
-                    current = connection;
-                    if (closed) { // close() may have read the previous connection: this one is closed here
-                        connection.closeAsync();
-                        throw new CompletionException(new IllegalStateException("closed"));
-                    }
-                    pingLater(connection);
-                    return connection;
-                });
+        @Override
+        public String client() {
+            return "lettuce";
+        }
+
+        @Override
+        public RedisTimeouts timeouts() {
+            return timeouts;
+        }
+
+        @Override
+        public boolean cluster() {
+            return cluster;
+        }
+
+        @Override
+        public <T> CompletableFuture<T> call(RedisCommand<T> command, long deadlineNanos, Runnable beforeSend) {
+            RedisClusterAsyncCommands<String, String> connected = redis.connectedOrNull();
+            if (connected != null) {
+                beforeSend.run();
+                return dispatch(connected, command);
+            }
+            return redis.commands().thenCompose(r -> {
+                beforeSend.run();
+                return dispatch(r, command);
             });
         }
 
-        private void pingLater(StatefulRedisPubSubConnection<String, String> connection) {
-            later().execute(() -> {
-                if (closed || current != connection) {
+        /** As {@link #call}: nothing of it blocks the caller anyway. */
+        @Override
+        public <T> CompletableFuture<T> send(RedisCommand<T> command, long deadlineNanos, Runnable beforeSend) {
+            return call(command, deadlineNanos, beforeSend);
+        }
+
+        @Override
+        public <T> @Nullable CompletableFuture<T> sendIfConnected(RedisCommand<T> command) {
+            RedisClusterAsyncCommands<String, String> connected = redis.connectedOrNull();
+            return connected == null ? null : dispatch(connected, command);
+        }
+
+        @Override
+        public CompletableFuture<AutoCloseable> subscribe(String pattern, Consumer<String> onMessage) {
+            Subscription subscription = new Subscription(pattern, onMessage);
+            return subscription.connect().thenApply(connected -> subscription);
+        }
+
+        /**
+         * One pattern subscription. Lettuce re-subscribes after a disconnect it notices; one it cannot notice (the
+         * network dropped the idle connection without a word) is found by a PING every
+         * {@link RedisTransport#subscriptionPingInterval(Duration)}: when it gets no answer within the command timeout,
+         * the connection is closed and the subscription made again on a new one (tried again every interval until it
+         * succeeds).
+         */
+        private final class Subscription implements AutoCloseable {
+            private final String pattern;
+            private final Consumer<String> onMessage;
+            private volatile @Nullable StatefulRedisPubSubConnection<String, String> current;
+            private volatile boolean closed;
+
+            Subscription(String pattern, Consumer<String> onMessage) {
+                this.pattern = pattern;
+                this.onMessage = onMessage;
+            }
+
+            CompletableFuture<StatefulRedisPubSubConnection<String, String>> connect() {
+                return redis.connectPubSub().thenCompose(connection -> {
+                    connection.addListener(new RedisPubSubAdapter<>() {
+                        @Override
+                        public void message(String subscribed, String channel, String message) {
+                            onMessage.accept(channel);
+                        }
+                    });
+                    return connection.async().psubscribe(pattern).toCompletableFuture().handle((ok, error) -> {
+                        if (error != null) {
+                            connection.closeAsync();
+                            throw error instanceof CompletionException c ? c : new CompletionException(error);
+                        }
+                        current = connection;
+                        if (closed) { // close() may have read the previous connection: this one is closed here
+                            connection.closeAsync();
+                            throw new CompletionException(new IllegalStateException("closed"));
+                        }
+                        pingLater(connection);
+                        return connection;
+                    });
+                });
+            }
+
+            private void pingLater(StatefulRedisPubSubConnection<String, String> connection) {
+                later().execute(() -> {
+                    if (closed || current != connection) {
+                        return;
+                    }
+                    connection.async().ping().whenComplete((pong, error) -> {
+                        if (error == null) {
+                            pingLater(connection);
+                        } else if (!closed && current == connection) {
+                            log.info("the release subscription did not answer a PING within {} ({}); subscribing again on a "
+                                    + "new connection", commandTimeout, error.toString());
+                            current = null;
+                            connection.closeAsync();
+                            resubscribe();
+                        }
+                    });
+                });
+            }
+
+            private void resubscribe() {
+                if (closed) {
                     return;
                 }
-                connection.async().ping().whenComplete((pong, error) -> {
-                    if (error == null) {
-                        pingLater(connection);
-                    } else if (!closed && current == connection) {
-                        log.info("the release subscription did not answer a PING within {} ({}); subscribing again on a "
-                                + "new connection", commandTimeout, error.toString());
-                        current = null;
-                        connection.closeAsync();
-                        resubscribe();
+                connect().whenComplete((connection, error) -> {
+                    if (error != null) {
+                        log.debug("could not subscribe to lock releases again; trying again in {}",
+                                RedisTransport.subscriptionPingInterval(commandTimeout), error);
+                        later().execute(this::resubscribe);
                     }
                 });
-            });
-        }
-
-        private void resubscribe() {
-            if (closed) {
-                return;
             }
-            connect().whenComplete((connection, error) -> {
-                if (error != null) {
-                    log.debug("could not subscribe to lock releases again; trying again in {}",
-                            RedisTransport.subscriptionPingInterval(commandTimeout), error);
-                    later().execute(this::resubscribe);
+
+            /** Runs a task one ping interval from now, on the JDK's delay thread (each task here only sends). */
+            private Executor later() {
+                return CompletableFuture.delayedExecutor(RedisTransport.subscriptionPingInterval(commandTimeout).toMillis(),
+                        TimeUnit.MILLISECONDS, Runnable::run);
+            }
+
+            @Override
+            public void close() {
+                closed = true;
+                StatefulRedisPubSubConnection<String, String> connection = current;
+                if (connection != null) {
+                    connection.closeAsync();
                 }
-            });
+            }
         }
 
-        /** Runs a task one ping interval from now, on the JDK's delay thread (each task here only sends). */
-        private Executor later() {
-            return CompletableFuture.delayedExecutor(RedisTransport.subscriptionPingInterval(commandTimeout).toMillis(),
-                    TimeUnit.MILLISECONDS, Runnable::run);
+        @Override
+        public void answered() {
+            redis.answered();
+        }
+
+        @Override
+        public void failed(Throwable error) {
+            if ((error instanceof RedisCommandTimeoutException || error instanceof TimeoutException)
+                    && redis.timedOut(commandTimeout)) {
+                log.warn("no answer from Redis for two command timeouts ({} each): closed the connection; the next call "
+                        + "connects afresh (through Sentinel, to the current master)", commandTimeout);
+            }
         }
 
         @Override
         public void close() {
-            closed = true;
-            StatefulRedisPubSubConnection<String, String> connection = current;
-            if (connection != null) {
-                connection.closeAsync();
+            redis.close();
+        }
+
+        /** The commands of {@code r}, kept while the connection is: a reconnect makes new ones, rarely. */
+        @SuppressWarnings("unchecked")
+        private <T> CompletableFuture<T> dispatch(RedisClusterAsyncCommands<String, String> r, RedisCommand<T> command) {
+            LettuceCommands commands = lastCommands;
+            if (commands == null || !commands.on(r)) {
+                commands = new LettuceCommands(r, cluster, redis.computation());
+                lastCommands = commands;
             }
-        }
-    }
-
-    @Override
-    public void answered() {
-        redis.answered();
-    }
-
-    @Override
-    public void failed(Throwable error) {
-        if ((error instanceof RedisCommandTimeoutException || error instanceof TimeoutException)
-                && redis.timedOut(commandTimeout)) {
-            log.warn("no answer from Redis for two command timeouts ({} each): closed the connection; the next call "
-                    + "connects afresh (through Sentinel, to the current master)", commandTimeout);
-        }
-    }
-
-    @Override
-    public void close() {
-        redis.close();
-    }
-
-    /** The commands of {@code r}, kept while the connection is: a reconnect makes new ones, rarely. */
-    @SuppressWarnings("unchecked")
-    private <T> CompletableFuture<T> dispatch(RedisClusterAsyncCommands<String, String> r, RedisCommand<T> command) {
-        LettuceCommands commands = lastCommands;
-        if (commands == null || !commands.on(r)) {
-            commands = new LettuceCommands(r, cluster, redis.computation());
-            lastCommands = commands;
-        }
-        try {
-            return (CompletableFuture<T>) command.accept(commands);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            try {
+                return (CompletableFuture<T>) command.accept(commands);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
         }
     }
 }

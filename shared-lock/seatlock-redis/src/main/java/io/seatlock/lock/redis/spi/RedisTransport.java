@@ -1,6 +1,6 @@
 package io.seatlock.lock.redis.spi;
 
-import io.seatlock.lock.spi.Durations;
+import io.seatlock.lock.internal.Durations;
 import io.seatlock.lock.redis.RedisTimeouts;
 import org.jspecify.annotations.Nullable;
 

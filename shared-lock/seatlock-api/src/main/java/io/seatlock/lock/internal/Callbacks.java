@@ -1,4 +1,4 @@
-package io.seatlock.lock.spi;
+package io.seatlock.lock.internal;
 
 /**
  * For implementations: how to run code the user handed in (a lost-lease callback, a leadership callback, a

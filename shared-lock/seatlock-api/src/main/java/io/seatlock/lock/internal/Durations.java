@@ -1,13 +1,27 @@
-package io.seatlock.lock.spi;
+package io.seatlock.lock.internal;
 
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
-/** For implementations: the checks every bound and pause in a lock's settings gets. */
+/** The checks every bound and pause in a lock's settings gets, and the capped waits every deadline is made of. */
 public final class Durations {
 
+    private static final long LONGEST_WAIT_NANOS = Long.MAX_VALUE / 4;
+    private static final Duration LONGEST_WAIT = Duration.ofNanos(LONGEST_WAIT_NANOS);
+
     private Durations() {
+    }
+
+    /**
+     * A wait in nanoseconds, at most {@code Long.MAX_VALUE / 4} (about 73 years): a deadline of now plus it, and the
+     * difference of that deadline and a later now, never overflow into the past.
+     *
+     * @param wait a wait, not negative
+     * @return it in nanoseconds, capped
+     */
+    public static long waitNanos(Duration wait) {
+        return wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT_NANOS : wait.toNanos();
     }
 
     /**
@@ -26,8 +40,7 @@ public final class Durations {
     }
 
     /**
-     * Checks the pauses of a blocking acquire ({@link BlockingAcquire}): both positive, the longest not below the
-     * first.
+     * Checks the pauses of a blocking acquire: both positive, the longest not below the first.
      *
      * @param minBackoff the first pause
      * @param maxBackoff the longest pause

@@ -1,4 +1,4 @@
-package io.seatlock.lock.spi;
+package io.seatlock.lock.internal;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -1,4 +1,4 @@
-package io.seatlock.lock.spi;
+package io.seatlock.lock.internal;
 
 import io.seatlock.lock.FencingToken;
 import org.jspecify.annotations.Nullable;

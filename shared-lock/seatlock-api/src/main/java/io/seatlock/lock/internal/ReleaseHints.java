@@ -1,4 +1,4 @@
-package io.seatlock.lock.spi;
+package io.seatlock.lock.internal;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -33,7 +33,7 @@ public final class ReleaseHints {
         }
         CompletableFuture<Void> released = hint.get();
         try {
-            released.get(LockSpec.waitNanos(atMost), TimeUnit.NANOSECONDS);
+            released.get(Durations.waitNanos(atMost), TimeUnit.NANOSECONDS);
         } catch (TimeoutException | ExecutionException | CancellationException e) {
             // no word in time
         } finally {
