@@ -194,20 +194,21 @@ class JobsReplicasTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void theLocksEndpointShowsOneLeaderItsEpochAndItsLease() {
         List<LeaderElection> candidates = elections();
         await().atMost(Duration.ofSeconds(10)).until(() -> candidates.stream().filter(LeaderElection::isLeader).count() == 1);
         String leader = candidates.stream().filter(LeaderElection::isLeader).findFirst().orElseThrow().candidate();
-        List<Map<String, Object>> views = beans(LocksEndpoint.class).stream()
-                .map(e -> ((List<Map<String, Object>>) e.locks().get("leaders")).get(0)).toList();
+        List<LocksEndpoint.LeaderGroup> views = beans(LocksEndpoint.class).stream()
+                .map(e -> e.locks().leaders().get(0)).toList();
 
-        assertThat(views).filteredOn(v -> Boolean.TRUE.equals(v.get("thisReplicaLeads"))).singleElement().satisfies(v -> {
-            assertThat((Long) v.get("epoch")).isPositive();
-            assertThat((Long) v.get("remainingLeaseMillis")).isPositive();
+        assertThat(views).filteredOn(LocksEndpoint.LeaderGroup::thisReplicaLeads).singleElement().satisfies(v -> {
+            assertThat(v.epoch()).isPositive();
+            assertThat(v.remainingLeaseMillis()).isPositive();
         });
-        assertThat(views).extracting(v -> v.get("candidate")).containsExactlyInAnyOrder("jobs-1", "jobs-2", "jobs-3");
-        assertThat(views).extracting(v -> v.get("leader")).as("every replica sees the same leader").containsOnly(leader);
-        assertThat(views).extracting(v -> v.get("group")).containsOnly("jobs");
+        assertThat(views).extracting(LocksEndpoint.LeaderGroup::candidate).containsExactlyInAnyOrder("jobs-1", "jobs-2",
+                "jobs-3");
+        assertThat(views).extracting(LocksEndpoint.LeaderGroup::leader).as("every replica sees the same leader")
+                .containsOnly(leader);
+        assertThat(views).extracting(LocksEndpoint.LeaderGroup::group).containsOnly("jobs");
     }
 }

@@ -202,14 +202,14 @@ final class HandOver {
             for (int i = 0; i < rounds; i++) {
                 String group = "handover-" + i;
                 CompletableFuture<Long> grantedAt = new CompletableFuture<>();
-                LeaderElection leader = new LeaderElection(first, group, "first", Duration.ofSeconds(10), Duration.ofSeconds(1),
-                        quiet(null));
+                LeaderElection leader = LeaderElection.forGroup(first, group).candidate("first")
+                        .lease(Duration.ofSeconds(10)).retry(Duration.ofSeconds(1)).build(quiet(null));
                 leader.start();
                 while (!leader.isLeader()) {
                     Thread.sleep(1);
                 }
-                try (LeaderElection follower = new LeaderElection(second, group, "second", Duration.ofSeconds(10),
-                        Duration.ofSeconds(1), quiet(grantedAt))) {
+                try (LeaderElection follower = LeaderElection.forGroup(second, group).candidate("second")
+                        .lease(Duration.ofSeconds(10)).retry(Duration.ofSeconds(1)).build(quiet(grantedAt))) {
                     follower.start();
                     Thread.sleep(WAITING_FOR.toMillis());
                     long steppedDownAt = timings.start();

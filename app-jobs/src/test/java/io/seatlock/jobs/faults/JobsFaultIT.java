@@ -240,8 +240,9 @@ class JobsFaultIT {
         try (ChildJvm child = new ChildJvm(JobsApplication.class, p)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> ownerOf(lockKey).endsWith("@paused-child"));
             await().atMost(Duration.ofSeconds(5)).until(() -> rebalances("paused-child") > 0);
-            try (LeaderElection rival = new LeaderElection(replicas.get(0).getBean(io.seatlock.lock.DistributedLock.class),
-                    "paused", "rival", Duration.ofSeconds(1), Duration.ofMillis(100), new Candidate() {
+            try (LeaderElection rival = LeaderElection.forGroup(
+                    replicas.get(0).getBean(io.seatlock.lock.DistributedLock.class), "paused").candidate("rival")
+                    .lease(Duration.ofSeconds(1)).retry(Duration.ofMillis(100)).build(new Candidate() {
                         public void onGranted(FencingToken epoch) {
                         }
 

@@ -533,8 +533,9 @@ class RedisLockContractTest extends DistributedLockContract {
                 .isInstanceOf(LeaseTooShortException.class).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("safety margin");
         RedisLockClient wideMargin = TestTransports.standalone(servers.redis().uri(), Duration.ofSeconds(2),
-                new RedisLockSettings(servers.keyPrefix(), "a", 0.01, Duration.ofMillis(50), Duration.ofMillis(10),
-                        Duration.ofMillis(100), 0, Duration.ofMillis(100)), counts);
+                RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("a")
+                        .withSafetyMargin(0.01, Duration.ofMillis(50)).withBackoff(Duration.ofMillis(10),
+                        Duration.ofMillis(100)), counts);
         cleanup.add(wideMargin);
         assertThatThrownBy(() -> wideMargin.tryAcquire("x", Duration.ofMillis(50), OverlapImpact.WASTED_WORK))
                 .isInstanceOf(LeaseTooShortException.class).hasMessageContaining("PT0.05S");

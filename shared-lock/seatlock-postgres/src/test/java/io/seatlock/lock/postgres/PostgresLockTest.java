@@ -114,8 +114,8 @@ class PostgresLockTest {
     @Test
     void aWaiterIsWokenByTheReleaseNotByItsPoll() throws Exception {
         // back-off of 20 s: a waiter that got the lock within a second was told by the release
-        PostgresLock slowPoller = locks.lock(locks.pool(servers), new PostgresLockSettings("seatlock.leases", "c",
-                Duration.ofSeconds(2), 0.01, Duration.ofMillis(1), Duration.ofSeconds(20), Duration.ofSeconds(20)),
+        PostgresLock slowPoller = locks.lock(locks.pool(servers), PostgresLockSettings.defaults()
+                .withInstanceId("c").withBackoff(Duration.ofSeconds(20), Duration.ofSeconds(20)),
                 LockListener.NOOP);
         LockLease held = lock.tryAcquire("handover", LONG, OverlapImpact.WASTED_WORK).orElseThrow();
         CompletableFuture<LockLease> waiting = CompletableFuture.supplyAsync(() -> {

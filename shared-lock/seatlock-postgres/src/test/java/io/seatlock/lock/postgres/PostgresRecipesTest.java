@@ -61,8 +61,8 @@ class PostgresRecipesTest {
     private LeaderElection candidate(String name) {
         PostgresLock lock = locks.lock(locks.pool(servers), PostgresLockSettings.defaults().withInstanceId(name),
                 LockListener.NOOP);
-        LeaderElection election = new LeaderElection(lock, "ledger", name, Duration.ofSeconds(3),
-                Duration.ofMillis(100), new Candidate() {
+        LeaderElection election = LeaderElection.forGroup(lock, "ledger").candidate(name)
+                .lease(Duration.ofSeconds(3)).retry(Duration.ofMillis(100)).build(new Candidate() {
                     @Override
                     public void onGranted(FencingToken epoch) {
                     }

@@ -115,8 +115,8 @@ class StructuredLogTest {
 
     @Test
     void aLeaderChangeIsALineForTheGrantAndOneForTheRevocation() {
-        LeaderElection election = new LeaderElection(lock, "ledger", "logs", Duration.ofSeconds(3), Duration.ofMillis(100),
-                new Candidate() {
+        LeaderElection election = LeaderElection.forGroup(lock, "ledger").candidate("logs")
+                .lease(Duration.ofSeconds(3)).retry(Duration.ofMillis(100)).build(new Candidate() {
                     @Override
                     public void onGranted(FencingToken epoch) {
                     }

@@ -8,6 +8,7 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.StaleFencingTokenException;
+import io.seatlock.lock.spi.InstanceId;
 import io.seatlock.lock.spi.LockSpec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -55,26 +56,85 @@ public final class LeaderElection implements AutoCloseable {
     private volatile long quietUntilNanos = System.nanoTime();
 
     /**
-     * Makes an election; starts nothing.
+     * An election of {@code group} on {@code lock}: name the candidate, the lease and the retry on the builder (each
+     * has a default), then {@link Builder#build(Candidate)}; the election starts nothing until {@link #start()}.
      *
-     * @param lock      the lock every replica shares
-     * @param group     the group's name; the leader holds {@code leader:<group>}, which must be a valid lock name
-     * @param candidate this replica's name
-     * @param lease     how long a term lasts unless renewed (renewed at a third of it)
-     * @param retry     pause between campaign attempts; must be shorter than {@code lease}
-     * @param callbacks told of each grant and revocation
-     * @throws IllegalArgumentException if {@code leader:<group>} is not a valid lock name
-     *                                  ({@link LockSpec#requireValidName}), or the lease or retry is bad
+     * @param lock  the lock every replica shares
+     * @param group the group's name; the leader holds {@code leader:<group>}, which must be a valid lock name
+     * @return a builder
      */
-    public LeaderElection(DistributedLock lock, String group, String candidate, Duration lease, Duration retry,
-                          Candidate callbacks) {
-        this.lock = Objects.requireNonNull(lock, "lock");
-        LockSpec.requireValidName(group);
-        LockSpec.requireValidName(lockNameOf(group)); // the lock every campaign asks for: refused here, not on each try
-        this.group = group;
-        this.candidate = Objects.requireNonNull(candidate, "candidate");
-        this.lease = LockSpec.requireValidTtl(lease);
+    public static Builder forGroup(DistributedLock lock, String group) {
+        return new Builder(lock, group);
+    }
+
+    /** How one election campaigns: this replica's name, the lease and the retry, each with a default. */
+    public static final class Builder {
+        private final DistributedLock lock;
+        private final String group;
+        private String candidate = InstanceId.ofThisProcess();
+        private Duration lease = LeaderElections.Term.DEFAULT_LEASE;
+        private Duration retry = LeaderElections.Term.DEFAULT_RETRY;
+
+        private Builder(DistributedLock lock, String group) {
+            this.lock = Objects.requireNonNull(lock, "lock");
+            this.group = Objects.requireNonNull(group, "group");
+        }
+
+        /**
+         * This replica's name in the election.
+         *
+         * @param name the name; default {@code <host>-<pid>}
+         * @return this builder
+         */
+        public Builder candidate(String name) {
+            this.candidate = Objects.requireNonNull(name, "candidate");
+            return this;
+        }
+
+        /**
+         * How long a term lasts unless renewed (renewed at a third of it).
+         *
+         * @param term the lease; default {@link LeaderElections.Term#DEFAULT_LEASE}
+         * @return this builder
+         */
+        public Builder lease(Duration term) {
+            this.lease = term;
+            return this;
+        }
+
+        /**
+         * The pause between campaign attempts of a non-leader; shorter than the lease.
+         *
+         * @param pause the retry; default {@link LeaderElections.Term#DEFAULT_RETRY}
+         * @return this builder
+         */
+        public Builder retry(Duration pause) {
+            this.retry = pause;
+            return this;
+        }
+
+        /**
+         * Makes the election; starts nothing.
+         *
+         * @param callbacks told of each grant and revocation
+         * @return the election
+         * @throws IllegalArgumentException if {@code leader:<group>} is not a valid lock name
+         *                                  ({@link LockSpec#requireValidName}), or the lease or retry is bad
+         */
+        public LeaderElection build(Candidate callbacks) {
+            return new LeaderElection(this, callbacks);
+        }
+    }
+
+    private LeaderElection(Builder settings, Candidate callbacks) {
+        this.lock = settings.lock;
+        LockSpec.requireValidName(settings.group);
+        LockSpec.requireValidName(lockNameOf(settings.group)); // what every campaign asks for: refused here, not each try
+        this.group = settings.group;
+        this.candidate = settings.candidate;
+        this.lease = LockSpec.requireValidTtl(settings.lease);
         this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
+        Duration retry = settings.retry;
         if (retry == null || retry.isNegative() || retry.isZero() || retry.compareTo(lease) >= 0) {
             throw new IllegalArgumentException("retry " + retry + " must be positive and shorter than the lease " + lease);
         }

@@ -59,7 +59,8 @@ public final class LeaderElections implements AutoCloseable {
                            Function<String, Candidate> callbacksOf) {
         Map<String, LeaderElection> elections = new LinkedHashMap<>();
         groups.forEach((group, term) -> elections.put(group,
-                new LeaderElection(lock, group, candidate, term.lease(), term.retry(), callbacksOf.apply(group))));
+                LeaderElection.forGroup(lock, group).candidate(candidate).lease(term.lease())
+                        .retry(term.retry()).build(callbacksOf.apply(group))));
         this.byGroup = Collections.unmodifiableMap(elections);
     }
 

@@ -31,14 +31,32 @@ public final class MigrationGate {
 
     /** The lock the migrating replica holds. */
     public static final String LOCK_NAME = "migration";
-    /** {@link #migrateOnly}: the schema is current (migrated here or by another replica). */
-    public static final int SCHEMA_CURRENT = 0;
-    /** {@link #migrateOnly}: a migration or the validation failed. */
-    public static final int MIGRATION_FAILED = 1;
-    /** {@link #migrateOnly}: another replica still held the gate after {@code maxWait}. */
-    public static final int WAITED_TOO_LONG = 2;
-    /** {@link #migrateOnly}: the lock was lost while migrating; the schema's state is unknown. */
-    public static final int LOST_WHILE_MIGRATING = 3;
+    /** What {@link #migrateOnly} found, and the exit code a one-shot migration job ends with for it. */
+    public enum Outcome {
+        /** The schema is current (migrated here or by another replica): exit code 0. */
+        SCHEMA_CURRENT(0),
+        /** A migration or the validation failed: exit code 1. */
+        MIGRATION_FAILED(1),
+        /** Another replica still held the gate after {@code maxWait}: exit code 2. */
+        WAITED_TOO_LONG(2),
+        /** The lock was lost while migrating; the schema's state is unknown: exit code 3. */
+        LOST_WHILE_MIGRATING(3);
+
+        private final int exitCode;
+
+        Outcome(int exitCode) {
+            this.exitCode = exitCode;
+        }
+
+        /**
+         * The process's exit code for this outcome.
+         *
+         * @return 0 to 3
+         */
+        public int exitCode() {
+            return exitCode;
+        }
+    }
 
     private static final Logger log = LoggerFactory.getLogger(MigrationGate.class);
     private static final Duration REPORT_EVERY = Duration.ofSeconds(5);
@@ -80,25 +98,26 @@ public final class MigrationGate {
      * code for it; never throws.
      *
      * @param flyway the migrations to run
-     * @return {@link #SCHEMA_CURRENT}, {@link #MIGRATION_FAILED}, {@link #WAITED_TOO_LONG} or
-     *         {@link #LOST_WHILE_MIGRATING}
+     * @return what it found, each with its exit code
      */
-    public int migrateOnly(Flyway flyway) {
+    public Outcome migrateOnly(Flyway flyway) {
         String mode = "seatlock.migration.only: ";
         try {
             pass(flyway);
-            log.info(mode + "schema is current; exit code {}", SCHEMA_CURRENT);
-            return SCHEMA_CURRENT;
+            log.info(mode + "schema is current; exit code {}", Outcome.SCHEMA_CURRENT.exitCode());
+            return Outcome.SCHEMA_CURRENT;
         } catch (LockNotAcquiredException e) {
-            log.error(mode + "schema NOT known to be current, exit code {}: {}", WAITED_TOO_LONG, e.getMessage());
-            return WAITED_TOO_LONG;
+            log.error(mode + "schema NOT known to be current, exit code {}: {}", Outcome.WAITED_TOO_LONG.exitCode(),
+                    e.getMessage());
+            return Outcome.WAITED_TOO_LONG;
         } catch (LostWhileMigrating e) {
-            log.error(mode + "schema state unknown, exit code {}: {}", LOST_WHILE_MIGRATING, e.getMessage());
-            return LOST_WHILE_MIGRATING;
+            log.error(mode + "schema state unknown, exit code {}: {}", Outcome.LOST_WHILE_MIGRATING.exitCode(),
+                    e.getMessage());
+            return Outcome.LOST_WHILE_MIGRATING;
         } catch (RuntimeException e) {
-            log.error(mode + "migration failed, exit code {}: {}", MIGRATION_FAILED, e.getMessage());
+            log.error(mode + "migration failed, exit code {}: {}", Outcome.MIGRATION_FAILED.exitCode(), e.getMessage());
             log.debug("migration failure", e);
-            return MIGRATION_FAILED;
+            return Outcome.MIGRATION_FAILED;
         }
     }
 

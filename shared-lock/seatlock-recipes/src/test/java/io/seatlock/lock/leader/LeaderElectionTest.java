@@ -110,8 +110,8 @@ class LeaderElectionTest {
         lock.ping(); // connected: the campaign's grant is the call on the wire below
         proxy.delay(Duration.ofMillis(300));
         Recorder recorder = new Recorder();
-        LeaderElection election = new LeaderElection(lock, "closing", "a", Duration.ofSeconds(30), Duration.ofSeconds(1),
-                recorder);
+        LeaderElection election = LeaderElection.forGroup(lock, "closing").candidate("a")
+                .lease(Duration.ofSeconds(30)).retry(Duration.ofSeconds(1)).build(recorder);
         recorder.election = election;
         cleanup.add(election);
         election.start();
@@ -140,13 +140,16 @@ class LeaderElectionTest {
         // The leader holds "leader:<group>": a group of 200 characters names a lock of 207, which every campaign would
         // be refused, for ever, instead of once here.
         for (String group : new String[] {"x".repeat(LockSpec.MAX_NAME_LENGTH), "a{b}", " "}) {
-            assertThatThrownBy(() -> new LeaderElection(lock, group, "a", lease, retry, new Recorder()))
+            assertThatThrownBy(() -> LeaderElection.forGroup(lock, group).candidate("a")
+                    .lease(lease).retry(retry).build(new Recorder()))
                     .as("group %s", group).isInstanceOf(IllegalArgumentException.class);
         }
-        assertThatThrownBy(() -> new LeaderElection(lock, "g", "a", lease, lease, new Recorder()))
+        assertThatThrownBy(() -> LeaderElection.forGroup(lock, "g").candidate("a")
+                .lease(lease).retry(lease).build(new Recorder()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shorter than the lease");
         String longest = "x".repeat(LockSpec.MAX_NAME_LENGTH - LeaderElection.lockNameOf("").length());
-        LeaderElection election = new LeaderElection(lock, longest, "a", lease, retry, new Recorder());
+        LeaderElection election = LeaderElection.forGroup(lock, longest).candidate("a")
+                .lease(lease).retry(retry).build(new Recorder());
         cleanup.add(election);
         election.start();
         await().atMost(Duration.ofSeconds(10)).until(election::isLeader);
@@ -156,10 +159,10 @@ class LeaderElectionTest {
     /** Two candidates of group {@code g} on one in-memory lock: the first, started, leads; the second never ran. */
     private List<LeaderElection> leaderAndFollower() {
         InMemoryLock lock = new InMemoryLock(new ManualClock(), "a");
-        LeaderElection leader = new LeaderElection(lock, "g", "a", Duration.ofSeconds(10), Duration.ofSeconds(1),
-                new Recorder());
-        LeaderElection follower = new LeaderElection(lock, "g", "b", Duration.ofSeconds(10), Duration.ofSeconds(1),
-                new Recorder());
+        LeaderElection leader = LeaderElection.forGroup(lock, "g").candidate("a")
+                .lease(Duration.ofSeconds(10)).retry(Duration.ofSeconds(1)).build(new Recorder());
+        LeaderElection follower = LeaderElection.forGroup(lock, "g").candidate("b")
+                .lease(Duration.ofSeconds(10)).retry(Duration.ofSeconds(1)).build(new Recorder());
         cleanup.add(leader);
         leader.start();
         await().atMost(Duration.ofSeconds(10)).until(leader::isLeader);
@@ -214,8 +217,8 @@ class LeaderElectionTest {
         FaultProxy proxy = new FaultProxy(servers.redis().host(), servers.redis().port());
         cleanup.add(proxy);
         Recorder candidate = new Recorder();
-        LeaderElection election = new LeaderElection(client(proxy), "stuck", "replica-a", Duration.ofSeconds(3),
-                Duration.ofMillis(100), candidate);
+        LeaderElection election = LeaderElection.forGroup(client(proxy), "stuck").candidate("replica-a")
+                .lease(Duration.ofSeconds(3)).retry(Duration.ofMillis(100)).build(candidate);
         candidate.election = election;
         election.start();
         await().atMost(Duration.ofSeconds(10)).until(election::isLeader);
@@ -258,8 +261,10 @@ class LeaderElectionTest {
         cleanup.add(healthy);
         Duration lease = Duration.ofSeconds(3);
         Duration retry = Duration.ofMillis(300);
-        LeaderElection a = new LeaderElection(client(crashed), "crash", "a", lease, retry, new Recorder());
-        LeaderElection b = new LeaderElection(client(healthy), "crash", "b", lease, retry, new Recorder());
+        LeaderElection a = LeaderElection.forGroup(client(crashed), "crash").candidate("a")
+                .lease(lease).retry(retry).build(new Recorder());
+        LeaderElection b = LeaderElection.forGroup(client(healthy), "crash").candidate("b")
+                .lease(lease).retry(retry).build(new Recorder());
         FencingToken old = leaderThenFollower(a, b);
 
         crashed.blackhole();
@@ -281,8 +286,10 @@ class LeaderElectionTest {
         cleanup.add(toA);
         FaultProxy toB = new FaultProxy(servers.redis().host(), servers.redis().port());
         cleanup.add(toB);
-        LeaderElection a = new LeaderElection(client(toA), "graceful", "a", lease, retry, new Recorder());
-        LeaderElection b = new LeaderElection(client(toB), "graceful", "b", lease, retry, new Recorder());
+        LeaderElection a = LeaderElection.forGroup(client(toA), "graceful").candidate("a")
+                .lease(lease).retry(retry).build(new Recorder());
+        LeaderElection b = LeaderElection.forGroup(client(toB), "graceful").candidate("b")
+                .lease(lease).retry(retry).build(new Recorder());
         FencingToken old = leaderThenFollower(a, b);
         String lockKey = new RedisKeys(servers.keyPrefix()).lock(a.lockName());
         // the follower has marked the lock as waited for (the suffix the Redis lock appends to the owner token)
@@ -305,8 +312,10 @@ class LeaderElectionTest {
         RedisLockClient lock = client(proxy);
         Recorder first = new Recorder();
         Recorder second = new Recorder();
-        LeaderElection a = new LeaderElection(lock, "handover", "a", Duration.ofSeconds(2), Duration.ofMillis(50), first);
-        LeaderElection b = new LeaderElection(lock, "handover", "b", Duration.ofSeconds(2), Duration.ofMillis(50), second);
+        LeaderElection a = LeaderElection.forGroup(lock, "handover").candidate("a")
+                .lease(Duration.ofSeconds(2)).retry(Duration.ofMillis(50)).build(first);
+        LeaderElection b = LeaderElection.forGroup(lock, "handover").candidate("b")
+                .lease(Duration.ofSeconds(2)).retry(Duration.ofMillis(50)).build(second);
         first.election = a;
         second.election = b;
         FencingToken old = leaderThenFollower(a, b);
@@ -335,7 +344,8 @@ class LeaderElectionTest {
         cleanup.add(redis);
         Duration retry = Duration.ofSeconds(2);
         List<Long> grantedAt = new CopyOnWriteArrayList<>();
-        LeaderElection alone = new LeaderElection(redis, "quiet", "alone", Duration.ofSeconds(10), retry, new Candidate() {
+        LeaderElection alone = LeaderElection.forGroup(redis, "quiet").candidate("alone")
+                .lease(Duration.ofSeconds(10)).retry(retry).build(new Candidate() {
             @Override
             public void onGranted(FencingToken epoch) {
                 grantedAt.add(System.nanoTime());
@@ -376,8 +386,8 @@ class LeaderElectionTest {
         List<String> order = new CopyOnWriteArrayList<>();
         java.util.concurrent.CountDownLatch slowGrant = new java.util.concurrent.CountDownLatch(1);
         // a campaigns again only after 9 s, so the one to take over after its yield is b
-        LeaderElection a = new LeaderElection(lock, "slow-grant", "a", Duration.ofSeconds(10), Duration.ofSeconds(9),
-                new Candidate() {
+        LeaderElection a = LeaderElection.forGroup(lock, "slow-grant").candidate("a")
+                .lease(Duration.ofSeconds(10)).retry(Duration.ofSeconds(9)).build(new Candidate() {
                     @Override
                     public void onGranted(FencingToken epoch) {
                         order.add("a granted");
@@ -396,8 +406,8 @@ class LeaderElectionTest {
         cleanup.add(a);
         a.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> order.contains("a granted"));
-        LeaderElection b = new LeaderElection(otherReplica, "slow-grant", "b", Duration.ofSeconds(10), Duration.ofMillis(50),
-                new Candidate() {
+        LeaderElection b = LeaderElection.forGroup(otherReplica, "slow-grant").candidate("b")
+                .lease(Duration.ofSeconds(10)).retry(Duration.ofMillis(50)).build(new Candidate() {
                     @Override
                     public void onGranted(FencingToken epoch) {
                         order.add("b granted");
@@ -471,8 +481,8 @@ class LeaderElectionTest {
             }
         };
         Recorder recorder = new Recorder();
-        LeaderElection election = new LeaderElection(failsFirst, "survivor", "a", Duration.ofSeconds(3),
-                Duration.ofMillis(50), recorder);
+        LeaderElection election = LeaderElection.forGroup(failsFirst, "survivor").candidate("a")
+                .lease(Duration.ofSeconds(3)).retry(Duration.ofMillis(50)).build(recorder);
         recorder.election = election;
         cleanup.add(election);
         election.start();

@@ -43,7 +43,7 @@ class MigrationGateTest {
         MigrationGate waiting = new MigrationGate(lock, Duration.ofSeconds(30), Duration.ZERO, r -> executed.add(-1));
         assertThatThrownBy(() -> waiting.pass(flyway())).isInstanceOf(LockNotAcquiredException.class)
                 .hasMessageContaining("still held by replica-1");
-        assertThat(waiting.migrateOnly(flyway())).isEqualTo(MigrationGate.WAITED_TOO_LONG);
+        assertThat(waiting.migrateOnly(flyway())).isEqualTo(MigrationGate.Outcome.WAITED_TOO_LONG);
         assertThat(executed).as("nothing ran while another replica held the gate").containsExactly(1);
     }
 

@@ -7,6 +7,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongPredicate;
+import java.util.List;
 
 /**
  * The owner-checked scripts a lease sends for itself: renew, release, release as decided, take back; and the
@@ -31,7 +32,8 @@ final class LeaseCommands {
      * an error if the replicas the settings ask for did not acknowledge the new expiry in time.
      */
     CompletableFuture<Boolean> extend(String lockKey, String owner, Duration ttl, RedisCalls.Sender how) {
-        RedisCommand.Script extend = LockScripts.EXTEND.command(new String[] {lockKey}, owner, Long.toString(ttl.toMillis()));
+        RedisCommand.Script extend = LockScripts.EXTEND.command(List.of(lockKey), List.of(owner,
+                Long.toString(ttl.toMillis())));
         return acknowledged(extend, extended -> extended == 1, how).thenApply(extended -> extended == 1);
     }
 
@@ -65,8 +67,8 @@ final class LeaseCommands {
 
     /** Sets the decided marker, then compare-and-deletes; completes with 1 if the lock was ours and is gone. */
     CompletableFuture<Long> deleteDecided(String name, String owner, Duration keepMarkerFor, RedisCalls.Sender how) {
-        return how.send(LockScripts.RELEASE_DECIDED.command(new String[] {keys.lock(name), keys.decided(name)}, owner,
-                Long.toString(keepMarkerFor.toMillis())));
+        return how.send(LockScripts.RELEASE_DECIDED.command(List.of(keys.lock(name), keys.decided(name)),
+                List.of(owner, Long.toString(keepMarkerFor.toMillis()))));
     }
 
     /** Compare-and-delete; completes with 1 if the key was this owner's and is gone, else 0. */
@@ -87,6 +89,6 @@ final class LeaseCommands {
     }
 
     private static RedisCommand.Script release(String lockKey, String owner) {
-        return LockScripts.RELEASE.command(new String[] {lockKey}, owner);
+        return LockScripts.RELEASE.command(List.of(lockKey), List.of(owner));
     }
 }

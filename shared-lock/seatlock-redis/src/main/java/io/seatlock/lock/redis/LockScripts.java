@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * The Lua scripts of the lock, called by {@code EVALSHA}; a {@code NOSCRIPT} reply (after
@@ -145,7 +146,7 @@ enum LockScripts {
     }
 
     /** The script with its keys and arguments, as a transport sends it ({@code EVALSHA}, loaded again on NOSCRIPT). */
-    RedisCommand.Script command(String[] keys, String... args) {
+    RedisCommand.Script command(List<String> keys, List<String> args) {
         return new RedisCommand.Script(sha, source, keys, args);
     }
 

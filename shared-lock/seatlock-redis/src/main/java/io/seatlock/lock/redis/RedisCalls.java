@@ -137,7 +137,7 @@ final class RedisCalls implements CallBound {
      */
     private <T> CompletableFuture<T> againWhileSplit(RedisCommand<T> command, long deadline, Runnable beforeSend,
                                                      CompletableFuture<T> answer) {
-        if (!(transport.cluster() && command instanceof RedisCommand.Script script && script.keys().length > 1)) {
+        if (!(transport.cluster() && command instanceof RedisCommand.Script script && script.keys().size() > 1)) {
             return answer;
         }
         return answer.exceptionallyCompose(error -> {

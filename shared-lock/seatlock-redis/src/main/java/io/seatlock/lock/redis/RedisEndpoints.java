@@ -66,7 +66,20 @@ public record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean clu
      * @param ciphers   cipher suites to offer, or null for the JVM's
      */
     public record TlsMaterial(@Nullable KeyManagerFactory keys, @Nullable TrustManagerFactory trust,
-                              String @Nullable [] protocols, String @Nullable [] ciphers) {
+                              @Nullable List<String> protocols, @Nullable List<String> ciphers) {
+
+        /**
+         * Keeps copies of the lists.
+         *
+         * @param keys      see above
+         * @param trust     see above
+         * @param protocols see above
+         * @param ciphers   see above
+         */
+        public TlsMaterial {
+            protocols = protocols == null ? null : List.copyOf(protocols);
+            ciphers = ciphers == null ? null : List.copyOf(ciphers);
+        }
     }
 
     /**

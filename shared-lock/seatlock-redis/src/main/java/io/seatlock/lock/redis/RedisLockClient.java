@@ -146,7 +146,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         CompletableFuture<Void> released = releaseSignals.next(name);
         releaseSignals.subscribed().thenAccept(subscribed -> {
             if (subscribed) {
-                calls.send(LockScripts.MARK_WAITED.command(new String[] {keys.lock(name)})).whenComplete((held, error) -> {
+                calls.send(LockScripts.MARK_WAITED.command(List.of(keys.lock(name)), List.of())).whenComplete((held, error) -> {
                     if (error == null && held == 0) {
                         releaseSignals.released(name);
                     }
@@ -174,11 +174,11 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         String owner = ownerTokens.next();
         String name = spec.name();
         String lockKey = keys.lock(name);
-        String[] scriptKeys = unlessDecided ? new String[] {lockKey, keys.fence(name), keys.decided(name)}
-                : new String[] {lockKey, keys.fence(name)};
+        List<String> scriptKeys = unlessDecided ? List.of(lockKey, keys.fence(name), keys.decided(name))
+                : List.of(lockKey, keys.fence(name));
         LockScripts script = unlessDecided ? LockScripts.ACQUIRE_UNLESS_DECIDED : LockScripts.ACQUIRE;
         AcquireArgs.Ttl ttl = acquireArgs.ttl(spec.ttl().toMillis());
-        String[] args = {owner, ttl.lease(), ttl.fence(), grantedTokens.floor(name)};
+        List<String> args = List.of(owner, ttl.lease(), ttl.fence(), grantedTokens.floor(name));
         AcquireArgs.SendClock sent = new AcquireArgs.SendClock();
         LeaseCommands commands = leases.commands();
         CompletableFuture<Long> answer = commands.acknowledged(script.command(scriptKeys, args), granted -> granted > 0,

@@ -59,8 +59,8 @@ class HandOverTest {
 
     private static RedisLockClient client(String name, int port, Duration commandTimeout) {
         return TestTransports.standalone(RedisURI.create("redis://127.0.0.1:" + port), commandTimeout,
-                new RedisLockSettings("handover:", name, 0.01, Duration.ofMillis(1), SLOW_POLL, SLOW_POLL, 0,
-                        Duration.ofMillis(100)), LockListener.NOOP);
+                RedisLockSettings.defaults().withKeyPrefix("handover:").withInstanceId(name)
+                        .withBackoff(SLOW_POLL, SLOW_POLL), LockListener.NOOP);
     }
 
     @Test

@@ -1,8 +1,11 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.redis.spi.RedisCommand;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,13 +31,47 @@ class RedisLockSettingsTest {
     void aWaitThatIsNotPositiveIsRefusedByName() {
         RedisLockSettings d = RedisLockSettings.defaults();
         Duration zero = Duration.ZERO;
-        assertThatThrownBy(() -> new RedisLockSettings(d.keyPrefix(), d.instanceId(), d.clockDriftFactor(),
-                d.minSafetyMargin(), zero, d.maxBackoff(), 0, d.replicaWait()))
+        assertThatThrownBy(() -> d.withBackoff(zero, d.maxBackoff()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("min backoff must be positive, was PT0S");
-        assertThatThrownBy(() -> new RedisLockSettings(d.keyPrefix(), d.instanceId(), d.clockDriftFactor(),
-                d.minSafetyMargin(), d.minBackoff(), null, 0, d.replicaWait()))
+        assertThatThrownBy(() -> d.withBackoff(d.minBackoff(), null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("max backoff must be positive, was null");
         assertThatThrownBy(() -> d.withReplicas(1, Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("replica wait must be positive, was PT-0.001S");
+    }
+
+    @Test
+    void eachWitherChangesItsSettingAloneAndSettingsAreEqualByValue() {
+        RedisLockSettings d = RedisLockSettings.defaults().withInstanceId("a");
+        RedisLockSettings changed = d.withKeyPrefix("p:").withSafetyMargin(0.2, Duration.ofMillis(7))
+                .withBackoff(Duration.ofMillis(3), Duration.ofMillis(30)).withReplicas(2, Duration.ofMillis(40));
+
+        assertThat(changed.keyPrefix()).isEqualTo("p:");
+        assertThat(changed.instanceId()).isEqualTo("a");
+        assertThat(changed.clockDriftFactor()).isEqualTo(0.2);
+        assertThat(changed.minSafetyMargin()).isEqualTo(Duration.ofMillis(7));
+        assertThat(changed.minBackoff()).isEqualTo(Duration.ofMillis(3));
+        assertThat(changed.maxBackoff()).isEqualTo(Duration.ofMillis(30));
+        assertThat(changed.replicas()).isEqualTo(2);
+        assertThat(changed.replicaWait()).isEqualTo(Duration.ofMillis(40));
+        assertThat(changed).isEqualTo(d.withReplicas(2, Duration.ofMillis(40)).withBackoff(Duration.ofMillis(3),
+                Duration.ofMillis(30)).withSafetyMargin(0.2, Duration.ofMillis(7)).withKeyPrefix("p:"))
+                .hasSameHashCodeAs(changed.withInstanceId("a")).isNotEqualTo(d);
+        assertThat(changed.toString()).startsWith("RedisLockSettings[keyPrefix=p:, instanceId=a,");
+    }
+
+    @Test
+    void tlsMaterialAndScriptsKeepTheirOwnImmutableListsAndCompareByValue() {
+        List<String> protocols = new ArrayList<>(List.of("TLSv1.3"));
+        RedisEndpoints.TlsMaterial tls = new RedisEndpoints.TlsMaterial(null, null, protocols, null);
+        protocols.add("TLSv1.2");
+        assertThat(tls.protocols()).containsExactly("TLSv1.3");
+        assertThat(tls).isEqualTo(new RedisEndpoints.TlsMaterial(null, null, List.of("TLSv1.3"), null));
+        assertThatThrownBy(() -> tls.protocols().add("SSLv3")).isInstanceOf(UnsupportedOperationException.class);
+
+        RedisCommand.Script script = LockScripts.RELEASE.command(List.of("k"),
+                List.of("owner"));
+        assertThat(script).isEqualTo(LockScripts.RELEASE.command(List.of("k"), List.of("owner")));
+        assertThatThrownBy(() -> new RedisCommand.Script("sha", "return 1",
+                List.of(), List.of())).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -70,7 +70,7 @@ final class MigrationGateStrategy implements FlywayMigrationStrategy, SmartLifec
     @Override
     public void migrate(Flyway flyway) {
         if (settings.only()) {
-            exit.accept(gate.migrateOnly(flyway));
+            exit.accept(gate.migrateOnly(flyway).exitCode());
         } else if (settings.timing() == SeatlockMigrationProperties.Timing.BEFORE_BEANS) {
             pass(flyway);
         } else {

@@ -16,6 +16,6 @@ import java.util.Map;
  *                  seatlock.leader.groups.jobs.lease=10s.
  */
 @ConfigurationProperties("seatlock.leader")
-public record SeatlockLeaderProperties(@DefaultValue("true") boolean enabled, @Nullable String candidate,
+record SeatlockLeaderProperties(@DefaultValue("true") boolean enabled, @Nullable String candidate,
                                        @DefaultValue Map<String, LeaderElections.Term> groups) {
 }

@@ -147,9 +147,11 @@ public class SeatlockLockAutoConfiguration {
     }
 
     static RedisLockSettings settingsOf(SeatlockLockProperties properties) {
-        return new RedisLockSettings(properties.keyPrefix(), properties.instanceIdOrDefault(),
-                properties.clockDriftFactor(), properties.minSafetyMargin(), properties.minBackoff(),
-                properties.maxBackoff(), properties.replication().replicas(), properties.replication().timeout());
+        return RedisLockSettings.defaults().withKeyPrefix(properties.keyPrefix())
+                .withInstanceId(properties.instanceIdOrDefault())
+                .withSafetyMargin(properties.clockDriftFactor(), properties.minSafetyMargin())
+                .withBackoff(properties.minBackoff(), properties.maxBackoff())
+                .withReplicas(properties.replication().replicas(), properties.replication().timeout());
     }
 
     private static RedisEndpoints endpoints(SeatlockLockProperties properties, SpringRedisEndpoints springRedis) {

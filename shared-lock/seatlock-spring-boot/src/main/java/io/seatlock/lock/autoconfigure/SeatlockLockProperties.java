@@ -51,7 +51,7 @@ import java.util.regex.Pattern;
  * @param postgres         The PostgreSQL lock (seatlock.lock.store=postgres), on the application's database.
  */
 @ConfigurationProperties("seatlock.lock")
-public record SeatlockLockProperties(
+record SeatlockLockProperties(
         @DefaultValue("true") boolean enabled,
         @DefaultValue("seatlock:") String keyPrefix,
         @Nullable String instanceId,

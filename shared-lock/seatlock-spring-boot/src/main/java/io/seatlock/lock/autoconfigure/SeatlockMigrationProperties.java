@@ -19,7 +19,7 @@ import java.time.Duration;
  *                when max-wait passed, 3 when the lock was lost while migrating.
  */
 @ConfigurationProperties("seatlock.migration")
-public record SeatlockMigrationProperties(@DefaultValue("true") boolean enabled,
+record SeatlockMigrationProperties(@DefaultValue("true") boolean enabled,
                                           @DefaultValue("30s") Duration lockTtl,
                                           @DefaultValue("5m") Duration maxWait,
                                           @DefaultValue("before-beans") Timing timing,

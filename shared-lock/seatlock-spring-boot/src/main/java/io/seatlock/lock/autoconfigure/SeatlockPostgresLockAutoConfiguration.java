@@ -121,9 +121,11 @@ public class SeatlockPostgresLockAutoConfiguration {
     PostgresLock distributedLock(LockPool pool, SeatlockLockProperties properties,
                                  ObjectProvider<LockListener> listeners) {
         SeatlockLockProperties.Postgres postgres = properties.postgres();
-        PostgresLockSettings settings = checked("seatlock.lock", FIX_THE_VALUE, () -> new PostgresLockSettings(
-                postgres.table(), properties.instanceIdOrDefault(), postgres.callTimeout(), properties.clockDriftFactor(),
-                properties.minSafetyMargin(), properties.minBackoff(), properties.maxBackoff()));
+        PostgresLockSettings settings = checked("seatlock.lock", FIX_THE_VALUE, 
+                () -> PostgresLockSettings.defaults().withTable(postgres.table())
+                        .withInstanceId(properties.instanceIdOrDefault()).withCallTimeout(postgres.callTimeout())
+                        .withSafetyMargin(properties.clockDriftFactor(), properties.minSafetyMargin())
+                        .withBackoff(properties.minBackoff(), properties.maxBackoff()));
         PostgresLock lock = PostgresLock.over(pool.pool, settings,
                 LockListeners.guarded(listeners.orderedStream().toList()));
         long start = System.nanoTime();

@@ -9,5 +9,5 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param enabled Whether to register seatlock's ShedLock LockProvider when the application has ShedLock.
  */
 @ConfigurationProperties("seatlock.shedlock")
-public record SeatlockShedLockProperties(@DefaultValue("true") boolean enabled) {
+record SeatlockShedLockProperties(@DefaultValue("true") boolean enabled) {
 }

@@ -9,5 +9,5 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param enabled Whether to register JobSlots and the scheduler wrapper that tells each cron run its fire time.
  */
 @ConfigurationProperties("seatlock.slots")
-public record SeatlockSlotsProperties(@DefaultValue("true") boolean enabled) {
+record SeatlockSlotsProperties(@DefaultValue("true") boolean enabled) {
 }

@@ -1,6 +1,7 @@
 package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.redis.RedisEndpoints;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
@@ -64,7 +65,7 @@ final class SpringRedisEndpoints {
         boolean tls = ssl != null || springUrlUsesTls;
         RedisEndpoints.TlsMaterial bundle = ssl == null ? null : new RedisEndpoints.TlsMaterial(
                 ssl.getManagers().getKeyManagerFactory(), ssl.getManagers().getTrustManagerFactory(),
-                ssl.getOptions().getEnabledProtocols(), ssl.getOptions().getCiphers());
+                listOrNull(ssl.getOptions().getEnabledProtocols()), listOrNull(ssl.getOptions().getCiphers()));
         if (details.getCluster() != null) {
             return new RedisEndpoints(null, nodes(details.getCluster().getNodes()), true, null, details.getUsername(),
                     details.getPassword(), 0, tls, bundle);
@@ -82,5 +83,9 @@ final class SpringRedisEndpoints {
 
     private static List<RedisEndpoints.Node> nodes(List<DataRedisConnectionDetails.Node> nodes) {
         return nodes.stream().map(n -> new RedisEndpoints.Node(n.host(), n.port())).toList();
+    }
+
+    private static @Nullable List<String> listOrNull(String @Nullable [] values) {
+        return values == null ? null : List.of(values);
     }
 }

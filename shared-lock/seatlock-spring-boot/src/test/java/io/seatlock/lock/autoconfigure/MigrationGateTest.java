@@ -185,7 +185,7 @@ class MigrationGateTest {
         gate(Duration.ofSeconds(30), Duration.ofSeconds(5), SeatlockMigrationProperties.Timing.BEFORE_BEANS, true)
                 .migrate(flyway());
 
-        assertThat(exitCodes).containsExactly(MigrationGate.SCHEMA_CURRENT);
+        assertThat(exitCodes).containsExactly(MigrationGate.Outcome.SCHEMA_CURRENT.exitCode());
         assertThat(flyway().info().applied()).hasSize(2);
     }
 
@@ -195,7 +195,7 @@ class MigrationGateTest {
         gate(Duration.ofSeconds(30), Duration.ofSeconds(5), SeatlockMigrationProperties.Timing.BEFORE_BEANS, true)
                 .migrate(flyway());
 
-        assertThat(exitCodes).containsExactly(MigrationGate.SCHEMA_CURRENT);
+        assertThat(exitCodes).containsExactly(MigrationGate.Outcome.SCHEMA_CURRENT.exitCode());
     }
 
     @Test
@@ -203,13 +203,13 @@ class MigrationGateTest {
         MigrationGateStrategy gate = gate(Duration.ofSeconds(30), Duration.ofMillis(300),
                 SeatlockMigrationProperties.Timing.BEFORE_BEANS, true);
         gate.migrate(flyway("classpath:db/gate-test,classpath:db/gate-failing"));
-        assertThat(exitCodes).containsExactly(MigrationGate.MIGRATION_FAILED);
+        assertThat(exitCodes).containsExactly(MigrationGate.Outcome.MIGRATION_FAILED.exitCode());
         assertThat(flyway("classpath:db/gate-test,classpath:db/gate-failing").info().current().getVersion())
                 .as("V3 rolled back").hasToString("2");
 
         lock.tryAcquire("migration", Duration.ofMinutes(1), OverlapImpact.WASTED_WORK).orElseThrow();
         gate.migrate(flyway());
-        assertThat(exitCodes).containsExactly(MigrationGate.MIGRATION_FAILED, MigrationGate.WAITED_TOO_LONG);
+        assertThat(exitCodes).containsExactly(MigrationGate.Outcome.MIGRATION_FAILED.exitCode(), MigrationGate.Outcome.WAITED_TOO_LONG.exitCode());
     }
 
     @Test
@@ -218,7 +218,7 @@ class MigrationGateTest {
         oneShot(new RedisFails(lock, false)).migrate(flyway());
 
         assertThat(exitCodes).as("waited past max-wait, not the fallback for a Redis that is down")
-                .containsExactly(MigrationGate.WAITED_TOO_LONG);
+                .containsExactly(MigrationGate.Outcome.WAITED_TOO_LONG.exitCode());
         assertThat(flyway().info().applied()).as("nothing migrated while another replica held the gate").isEmpty();
     }
 
@@ -226,7 +226,7 @@ class MigrationGateTest {
     void aReplicaThatCannotReachRedisMigratesUnderFlywaysOwnLock() {
         oneShot(new RedisFails(lock, true)).migrate(flyway());
 
-        assertThat(exitCodes).containsExactly(MigrationGate.SCHEMA_CURRENT);
+        assertThat(exitCodes).containsExactly(MigrationGate.Outcome.SCHEMA_CURRENT.exitCode());
         assertThat(flyway().info().applied()).as("every migration applied, Flyway's history deciding").hasSize(2);
     }
 
@@ -240,7 +240,7 @@ class MigrationGateTest {
         gate(Duration.ofMillis(900), Duration.ofSeconds(5), SeatlockMigrationProperties.Timing.BEFORE_BEANS, true)
                 .migrate(flyway(stealingTheLockAfterEachMigration(this::stealOnce)));
 
-        assertThat(exitCodes).containsExactly(MigrationGate.LOST_WHILE_MIGRATING);
+        assertThat(exitCodes).containsExactly(MigrationGate.Outcome.LOST_WHILE_MIGRATING.exitCode());
     }
 
     /**

@@ -33,7 +33,6 @@ import javax.sql.DataSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -189,7 +188,6 @@ class SeatlockLockAutoConfigurationTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void theLocksEndpointListsWhatThisInstanceHoldsAndEachLeaderGroup() {
         runner.withConfiguration(AutoConfigurations.of(SeatlockLeaderAutoConfiguration.class))
                 .withPropertyValues("management.endpoints.web.exposure.include=locks",
@@ -200,18 +198,20 @@ class SeatlockLockAutoConfigurationTest {
                             .orElseThrow().keepAlive(() -> { });
                     await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(LeaderElections.class)
                             .get("ops").isLeader());
-                    Map<String, Object> view = context.getBean(LocksEndpoint.class).locks();
+                    LocksEndpoint.LocksDescriptor view = context.getBean(LocksEndpoint.class).locks();
 
-                    assertThat(view).containsEntry("instance", "replica-7");
-                    assertThat((List<Map<String, Object>>) view.get("held")).anySatisfy(held -> {
-                        assertThat(held).containsEntry("name", "report:daily")
-                                .containsEntry("fencingToken", kept.fencingToken().value())
-                                .containsEntry("renewal", "kept alive");
-                        assertThat((Long) held.get("validForMillis")).isBetween(1L, 30_000L);
+                    assertThat(view.instance()).isEqualTo("replica-7");
+                    assertThat(view.held()).anySatisfy(held -> {
+                        assertThat(held.name()).isEqualTo("report:daily");
+                        assertThat(held.fencingToken()).isEqualTo(kept.fencingToken().value());
+                        assertThat(held.renewal()).isEqualTo("kept alive");
+                        assertThat(held.validForMillis()).isBetween(1L, 30_000L);
                     });
-                    assertThat((List<Map<String, Object>>) view.get("leaders")).singleElement().satisfies(group -> {
-                        assertThat(group).containsEntry("group", "ops").containsEntry("thisReplicaLeads", true)
-                                .containsEntry("leader", "replica-7").containsKey("epoch");
+                    assertThat(view.leaders()).singleElement().satisfies(group -> {
+                        assertThat(group.group()).isEqualTo("ops");
+                        assertThat(group.thisReplicaLeads()).isTrue();
+                        assertThat(group.leader()).isEqualTo("replica-7");
+                        assertThat(group.epoch()).isPositive();
                     });
                     kept.release();
                 });

@@ -100,8 +100,8 @@ class ThrowingCallbacksTest {
     @Test
     void aLeadershipCallbackThatThrowsAnErrorIsLoggedAndTheElectionGoesOn() {
         List<String> heard = new CopyOnWriteArrayList<>();
-        try (LeaderElection election = new LeaderElection(lock, "throwing-callbacks", "me", Duration.ofSeconds(3),
-                Duration.ofMillis(50), new Candidate() {
+        try (LeaderElection election = LeaderElection.forGroup(lock, "throwing-callbacks").candidate("me")
+                .lease(Duration.ofSeconds(3)).retry(Duration.ofMillis(50)).build(new Candidate() {
                     @Override
                     public void onGranted(FencingToken epoch) {
                         heard.add("granted " + epoch);

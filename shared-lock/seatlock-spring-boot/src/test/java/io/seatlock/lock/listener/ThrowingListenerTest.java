@@ -111,8 +111,8 @@ class ThrowingListenerTest {
     @Test
     void leaderTermsAndTheShedLockProviderAreUnaffected() throws Exception {
         AtomicBoolean granted = new AtomicBoolean();
-        try (LeaderElection election = new LeaderElection(lock, "throwing", "me", Duration.ofSeconds(3),
-                Duration.ofMillis(50), new Candidate() {
+        try (LeaderElection election = LeaderElection.forGroup(lock, "throwing").candidate("me")
+                .lease(Duration.ofSeconds(3)).retry(Duration.ofMillis(50)).build(new Candidate() {
                     @Override
                     public void onGranted(FencingToken epoch) {
                         granted.set(true);

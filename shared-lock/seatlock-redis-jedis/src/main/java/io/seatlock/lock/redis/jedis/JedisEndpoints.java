@@ -86,10 +86,10 @@ final class JedisEndpoints {
             SSLParameters parameters = new SSLParameters();
             parameters.setEndpointIdentificationAlgorithm("HTTPS"); // the server's name is checked, as without material
             if (tls.protocols() != null) {
-                parameters.setProtocols(tls.protocols());
+                parameters.setProtocols(tls.protocols().toArray(String[]::new));
             }
             if (tls.ciphers() != null) {
-                parameters.setCipherSuites(tls.ciphers());
+                parameters.setCipherSuites(tls.ciphers().toArray(String[]::new));
             }
             config.sslParameters(parameters);
         }

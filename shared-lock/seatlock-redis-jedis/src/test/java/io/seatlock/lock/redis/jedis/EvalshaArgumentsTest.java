@@ -16,10 +16,10 @@ class EvalshaArgumentsTest {
     @Test
     void aRefilledInstanceWritesEachScriptsArgumentsAndNothingElse() {
         EvalshaArguments arguments = new EvalshaArguments();
-        RedisCommand.Script longer = new RedisCommand.Script("sha-1", "return 1", new String[] {"k1", "k2", "k3", "k4", "k5"},
-                new String[] {"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8"});
-        RedisCommand.Script shorter = new RedisCommand.Script("sha-2", "return 2", new String[] {"lock:{x}"},
-                new String[] {"tökén"});
+        RedisCommand.Script longer = new RedisCommand.Script("sha-1", "return 1", List.of("k1", "k2", "k3", "k4", "k5"),
+                List.of("a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8"));
+        RedisCommand.Script shorter = new RedisCommand.Script("sha-2", "return 2", List.of("lock:{x}"),
+                List.of("tökén"));
 
         assertThat(written(arguments.fill(longer))).containsExactly("EVALSHA", "sha-1", "5", "k1", "k2", "k3", "k4", "k5",
                 "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8");

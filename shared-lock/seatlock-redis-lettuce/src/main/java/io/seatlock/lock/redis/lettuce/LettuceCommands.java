@@ -22,6 +22,9 @@ import java.util.function.Supplier;
 /** Each of the lock's commands on one Lettuce connection's asynchronous commands; nothing here blocks. */
 final class LettuceCommands implements RedisCommand.Handler<CompletableFuture<?>> {
 
+    /** What a script's key and argument lists are turned into for Lettuce, which takes arrays. */
+    private static final String[] NO_STRINGS = new String[0];
+
     private final RedisClusterAsyncCommands<String, String> r;
     private final boolean cluster;
     /** Where a cluster scan asks for its next page: off Lettuce's I/O thread. */
@@ -154,7 +157,8 @@ final class LettuceCommands implements RedisCommand.Handler<CompletableFuture<?>
     }
 
     private static CompletableFuture<Long> evalsha(RedisClusterAsyncCommands<String, String> r, RedisCommand.Script script) {
-        return r.<Long>evalsha(script.sha(), ScriptOutputType.INTEGER, script.keys(), script.args()).toCompletableFuture();
+        return r.<Long>evalsha(script.sha(), ScriptOutputType.INTEGER, script.keys().toArray(NO_STRINGS),
+                script.args().toArray(NO_STRINGS)).toCompletableFuture();
     }
 
     private static CompletableFuture<List<String>> scan(RedisClusterAsyncCommands<String, String> r, ScanArgs args,

@@ -66,10 +66,10 @@ final class LettuceEndpoints {
             ssl.trustManager(tls.trust());
         }
         if (tls.protocols() != null) {
-            ssl.protocols(tls.protocols());
+            ssl.protocols(tls.protocols().toArray(String[]::new));
         }
         if (tls.ciphers() != null) {
-            ssl.cipherSuites(tls.ciphers());
+            ssl.cipherSuites(tls.ciphers().toArray(String[]::new));
         }
         return ssl.build();
     }

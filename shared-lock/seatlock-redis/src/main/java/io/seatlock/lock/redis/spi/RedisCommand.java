@@ -99,10 +99,28 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
      *
      * @param sha    the script's SHA-1
      * @param source the script, for loading it
-     * @param keys   the script's keys (not copied)
-     * @param args   the script's arguments (not copied)
+     * @param keys   the script's keys, at least one (an immutable list is kept as it is, another one copied)
+     * @param args   the script's arguments (likewise)
      */
-    record Script(String sha, String source, String[] keys, String[] args) implements RedisCommand<Long> {
+    record Script(String sha, String source, List<String> keys, List<String> args) implements RedisCommand<Long> {
+
+        /**
+         * Keeps immutable lists.
+         *
+         * @param sha    see above
+         * @param source see above
+         * @param keys   see above
+         * @param args   see above
+         * @throws IllegalArgumentException without a key
+         */
+        public Script {
+            keys = List.copyOf(keys);
+            args = List.copyOf(args);
+            if (keys.isEmpty()) {
+                throw new IllegalArgumentException("a script needs at least one key, the one it is routed by");
+            }
+        }
+
         @Override
         public <R> R accept(Handler<R> handler) {
             return handler.script(this);
@@ -110,7 +128,7 @@ public sealed interface RedisCommand<T> permits RedisCommand.Script, RedisComman
 
         @Override
         public @Nullable String routingKey() {
-            return keys[0];
+            return keys.get(0);
         }
     }
 

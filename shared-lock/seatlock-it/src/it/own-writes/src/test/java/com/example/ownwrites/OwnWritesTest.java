@@ -133,8 +133,8 @@ class OwnWritesTest {
     }
 
     private LeaderElection election(String candidate, Duration retry) {
-        return new LeaderElection(lock, "ledger", candidate, Duration.ofSeconds(5), retry,
-                new Candidate() {
+        return LeaderElection.forGroup(lock, "ledger").candidate(candidate)
+                .lease(Duration.ofSeconds(5)).retry(retry).build(new Candidate() {
                     @Override
                     public void onGranted(FencingToken epoch) {
                     }
