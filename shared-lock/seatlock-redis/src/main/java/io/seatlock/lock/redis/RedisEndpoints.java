@@ -13,48 +13,205 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * Where Redis is, whichever client carries the lock's commands: a URL (read by the client itself), or nodes with
- * their login and TLS. Parsed from a URL or a list of Cluster seeds, or built in code; each transport module makes
- * its transport from it ({@code LettuceTransport.of}, {@code JedisTransport.of}), with the same Sentinel, Cluster,
- * TLS and ACL behaviour everywhere. Its {@code toString} and messages never quote a password.
- *
- * @param url      a {@code redis://}, {@code rediss://}, {@code redis-sentinel://} or {@code rediss-sentinel://} URL,
- *                 or null when the fields below say where
- * @param nodes    the server, the Sentinels, or the cluster's seeds
- * @param cluster  whether the nodes are a Redis Cluster's
- * @param sentinel the master's name and the Sentinels' own login when the nodes are Sentinels, else null
- * @param username ACL user, or null
- * @param password password, or null
- * @param database database index (not on a cluster)
- * @param tls      whether to use TLS
- * @param tlsKeys  TLS material (trust, keys, protocols, ciphers); null for the JVM's
+ * their login and TLS. Parsed from a URL ({@link #of}) or a list of Cluster seeds ({@link #clusterOf}), or built in
+ * code ({@link #server}, {@link #sentinels}, {@link #cluster}, then {@code with…} for a login, a database or TLS);
+ * each transport module makes its transport from it ({@code LettuceTransport.of}, {@code JedisTransport.of}), with
+ * the same Sentinel, Cluster, TLS and ACL behaviour everywhere. Immutable; equal when every part is. Its
+ * {@code toString} and messages never quote a password.
  */
-public record RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @Nullable Sentinel sentinel,
-                             @Nullable String username, @Nullable String password, int database, boolean tls,
-                             @Nullable TlsMaterial tlsKeys) {
+public final class RedisEndpoints {
 
-    /**
-     * Checks the nodes.
-     *
-     * @param url      see above
-     * @param nodes    see above; at least one unless {@code url} says where
-     * @param cluster  see above
-     * @param sentinel see above
-     * @param username see above
-     * @param password see above
-     * @param database see above
-     * @param tls      see above
-     * @param tlsKeys  see above
-     * @throws IllegalArgumentException without a URL or a node
-     */
-    public RedisEndpoints {
-        nodes = List.copyOf(nodes);
-        if (url == null && nodes.isEmpty()) {
+    private final @Nullable String url;
+    private final List<Node> nodes;
+    private final boolean cluster;
+    private final @Nullable Sentinel sentinel;
+    private final @Nullable String username;
+    private final @Nullable String password;
+    private final int database;
+    private final boolean tls;
+    private final @Nullable TlsMaterial tlsKeys;
+
+    private RedisEndpoints(@Nullable String url, List<Node> nodes, boolean cluster, @Nullable Sentinel sentinel,
+                           @Nullable String username, @Nullable String password, int database, boolean tls,
+                           @Nullable TlsMaterial tlsKeys) {
+        this.nodes = List.copyOf(nodes);
+        if (url == null && this.nodes.isEmpty()) {
             throw new IllegalArgumentException("a Redis needs a URL or at least one node");
         }
+        if (database < 0) {
+            throw new IllegalArgumentException("a Redis database is a number from 0, was " + database);
+        }
+        this.url = url;
+        this.cluster = cluster;
+        this.sentinel = sentinel;
+        this.username = username;
+        this.password = password;
+        this.database = database;
+        this.tls = tls;
+        this.tlsKeys = tlsKeys;
+    }
+
+    /**
+     * One Redis server.
+     *
+     * @param node where it listens
+     * @return the server, without login, database 0, without TLS
+     */
+    public static RedisEndpoints server(Node node) {
+        return new RedisEndpoints(null, List.of(node), false, null, null, null, 0, false, null);
+    }
+
+    /**
+     * A Sentinel-managed master: the Sentinels to ask, the master's name and the Sentinels' own login.
+     *
+     * @param sentinels some of the Sentinels, at least one
+     * @param master    the master's name and how to log in to the Sentinels
+     * @return the master, without a login of its own, database 0, without TLS
+     */
+    public static RedisEndpoints sentinels(List<Node> sentinels, Sentinel master) {
+        return new RedisEndpoints(null, sentinels, false, master, null, null, 0, false, null);
+    }
+
+    /**
+     * A Redis Cluster.
+     *
+     * @param seeds some of its nodes, at least one
+     * @return the cluster, without login, without TLS
+     */
+    public static RedisEndpoints cluster(List<Node> seeds) {
+        return new RedisEndpoints(null, seeds, true, null, null, null, 0, false, null);
+    }
+
+    /**
+     * The same Redis with a login (the master's, for Sentinels).
+     *
+     * @param user   the ACL user, or null for the default user
+     * @param secret the password, or null for none
+     * @return new endpoints
+     */
+    public RedisEndpoints withLogin(@Nullable String user, @Nullable String secret) {
+        return new RedisEndpoints(url, nodes, cluster, sentinel, user, secret, database, tls, tlsKeys);
+    }
+
+    /**
+     * The same Redis with another database.
+     *
+     * @param index the database index, from 0 (a cluster has only 0)
+     * @return new endpoints
+     * @throws IllegalArgumentException for a negative index
+     */
+    public RedisEndpoints withDatabase(int index) {
+        return new RedisEndpoints(url, nodes, cluster, sentinel, username, password, index, tls, tlsKeys);
+    }
+
+    /**
+     * The same Redis over TLS.
+     *
+     * @param material trust, keys, protocols and ciphers; null for the JVM's
+     * @return new endpoints
+     */
+    public RedisEndpoints withTls(@Nullable TlsMaterial material) {
+        return new RedisEndpoints(url, nodes, cluster, sentinel, username, password, database, true, material);
+    }
+
+    /**
+     * The URL, where the endpoints were read from one.
+     *
+     * @return a {@code redis://}, {@code rediss://}, {@code redis-sentinel://} or {@code rediss-sentinel://} URL, or
+     *         null when the nodes say where
+     */
+    public @Nullable String url() {
+        return url;
+    }
+
+    /**
+     * The server, the Sentinels, or the cluster's seeds.
+     *
+     * @return the nodes; empty when {@link #url()} says where
+     */
+    public List<Node> nodes() {
+        return nodes;
+    }
+
+    /**
+     * Whether the nodes are a Redis Cluster's.
+     *
+     * @return true for a cluster
+     */
+    public boolean cluster() {
+        return cluster;
+    }
+
+    /**
+     * The master's name and the Sentinels' own login when the nodes are Sentinels.
+     *
+     * @return the Sentinel set-up, or null
+     */
+    public @Nullable Sentinel sentinel() {
+        return sentinel;
+    }
+
+    /**
+     * The ACL user.
+     *
+     * @return the user, or null
+     */
+    public @Nullable String username() {
+        return username;
+    }
+
+    /**
+     * The password, for the transports that log in with it (never printed).
+     *
+     * @return the password, or null
+     */
+    public @Nullable String password() {
+        return password;
+    }
+
+    /**
+     * The database index (not on a cluster).
+     *
+     * @return the index
+     */
+    public int database() {
+        return database;
+    }
+
+    /**
+     * Whether the nodes are reached over TLS (a URL says so itself: {@link #tlsAsked()}).
+     *
+     * @return true for TLS
+     */
+    public boolean tls() {
+        return tls;
+    }
+
+    /**
+     * The TLS material.
+     *
+     * @return trust, keys, protocols and ciphers, or null for the JVM's
+     */
+    public @Nullable TlsMaterial tlsKeys() {
+        return tlsKeys;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof RedisEndpoints that && Objects.equals(url, that.url) && nodes.equals(that.nodes)
+                && cluster == that.cluster && Objects.equals(sentinel, that.sentinel)
+                && Objects.equals(username, that.username) && Objects.equals(password, that.password)
+                && database == that.database && tls == that.tls && Objects.equals(tlsKeys, that.tlsKeys);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(url, nodes, cluster, sentinel, username, password, database, tls, tlsKeys);
     }
 
     /**

@@ -66,19 +66,22 @@ final class SpringRedisEndpoints {
         RedisEndpoints.TlsMaterial bundle = ssl == null ? null : new RedisEndpoints.TlsMaterial(
                 ssl.getManagers().getKeyManagerFactory(), ssl.getManagers().getTrustManagerFactory(),
                 listOrNull(ssl.getOptions().getEnabledProtocols()), listOrNull(ssl.getOptions().getCiphers()));
+        RedisEndpoints where;
+        int database = 0;
         if (details.getCluster() != null) {
-            return new RedisEndpoints(null, nodes(details.getCluster().getNodes()), true, null, details.getUsername(),
-                    details.getPassword(), 0, tls, bundle);
-        }
-        if (details.getSentinel() != null) {
+            where = RedisEndpoints.cluster(nodes(details.getCluster().getNodes()));
+        } else if (details.getSentinel() != null) {
             DataRedisConnectionDetails.Sentinel sentinel = details.getSentinel();
-            return new RedisEndpoints(null, nodes(sentinel.getNodes()), false, new RedisEndpoints.Sentinel(
-                    sentinel.getMaster(), sentinel.getUsername(), sentinel.getPassword()), details.getUsername(),
-                    details.getPassword(), sentinel.getDatabase(), tls, bundle);
+            where = RedisEndpoints.sentinels(nodes(sentinel.getNodes()), new RedisEndpoints.Sentinel(
+                    sentinel.getMaster(), sentinel.getUsername(), sentinel.getPassword()));
+            database = sentinel.getDatabase();
+        } else {
+            DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
+            where = RedisEndpoints.server(new RedisEndpoints.Node(standalone.getHost(), standalone.getPort()));
+            database = standalone.getDatabase();
         }
-        DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
-        return new RedisEndpoints(null, List.of(new RedisEndpoints.Node(standalone.getHost(), standalone.getPort())), false,
-                null, details.getUsername(), details.getPassword(), standalone.getDatabase(), tls, bundle);
+        where = where.withLogin(details.getUsername(), details.getPassword()).withDatabase(database);
+        return tls ? where.withTls(bundle) : where;
     }
 
     private static List<RedisEndpoints.Node> nodes(List<DataRedisConnectionDetails.Node> nodes) {
