@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The published contract, on the in-memory lock and its manual clock. */
+// tag::contract[]
 class InMemoryLockContractTest extends DistributedLockContract {
 
     private final ManualClock clock = new ManualClock();
@@ -36,6 +37,7 @@ class InMemoryLockContractTest extends DistributedLockContract {
     protected void takeAway(String name) {
         lock.takeAway(name);
     }
+// end::contract[]
 
     /** Beyond the contract: the in-memory lock tells waiters of a release, as the Redis lock does, and only then. */
     @Test
