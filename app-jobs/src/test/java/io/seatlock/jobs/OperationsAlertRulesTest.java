@@ -136,7 +136,7 @@ class OperationsAlertRulesTest {
         app.getBean(DistributedLock.class).tryAcquire("alerts:check", Duration.ofSeconds(30), OverlapImpact.WASTED_WORK)
                 .orElseThrow().release();
         for (LockListener listener : app.getBeansOfType(LockListener.class).values()) {
-            listener.onLost("alerts", Duration.ofSeconds(1));
+            listener.onLost("alerts", OverlapImpact.BROKEN_PROMISE, Duration.ofSeconds(1));
             listener.onUnavailable("alerts");
             listener.onLateGrant("alerts");
             listener.onRenewalFailed("alerts");

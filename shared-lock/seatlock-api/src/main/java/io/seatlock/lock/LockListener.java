@@ -75,10 +75,12 @@ public interface LockListener {
     /**
      * A release, renewal or watchdog found the lock gone or owned by another holder.
      *
-     * @param group the lock's group
-     * @param held  how long it had been held
+     * @param group  the lock's group
+     * @param impact what an overlap of its holders breaks, as the lease was asked for: a lost
+     *               {@link OverlapImpact#BROKEN_PROMISE} lease is one to page on
+     * @param held   how long it had been held
      */
-    default void onLost(String group, Duration held) {
+    default void onLost(String group, OverlapImpact impact, Duration held) {
     }
 
     /**

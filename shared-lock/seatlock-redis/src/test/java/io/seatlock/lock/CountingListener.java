@@ -53,7 +53,7 @@ public class CountingListener implements LockListener {
     }
 
     @Override
-    public void onLost(String group, Duration held) {
+    public void onLost(String group, OverlapImpact impact, Duration held) {
         lost.incrementAndGet();
     }
 

@@ -96,8 +96,8 @@ public final class LockListeners {
         }
 
         @Override
-        public void onLost(String group, Duration held) {
-            emit("onLost", l -> l.onLost(group, held));
+        public void onLost(String group, OverlapImpact impact, Duration held) {
+            emit("onLost", l -> l.onLost(group, impact, held));
         }
 
         @Override

@@ -247,7 +247,7 @@ public abstract class StoreLease extends GrantedLease {
         stopWatchdog();
         services.ended.accept(this);
         logLost(reason);
-        services.listener.onLost(group, heldFor());
+        services.listener.onLost(group, impact(), heldFor());
         fireLostCallback();
     }
 
@@ -327,7 +327,7 @@ public abstract class StoreLease extends GrantedLease {
             services.listener.onReleased(group, heldFor());
             return ReleaseOutcome.RELEASED;
         }
-        services.listener.onLost(group, heldFor());
+        services.listener.onLost(group, impact(), heldFor());
         return ReleaseOutcome.LOST;
     }
 

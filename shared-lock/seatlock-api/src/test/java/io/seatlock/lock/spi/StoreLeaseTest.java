@@ -49,7 +49,7 @@ class StoreLeaseTest {
         }
 
         @Override
-        public void onLost(String group, Duration held) {
+        public void onLost(String group, OverlapImpact impact, Duration held) {
             events.add("lost");
         }
 

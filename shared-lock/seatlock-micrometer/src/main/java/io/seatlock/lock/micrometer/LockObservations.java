@@ -5,7 +5,8 @@ import io.micrometer.observation.ObservationRegistry;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
-import io.seatlock.lock.spi.LockListeners;
+import io.seatlock.lock.LockLease;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Objects;
 
@@ -18,9 +19,10 @@ import java.util.Objects;
  *   <li>{@value #RENEWAL_FAILED}, {@value #FENCING_REJECTED}: each renewal that failed (the store did not answer) and
  *   each write a fence refused, on the thread that heard it (a refused write: the writer's, inside its request).</li>
  * </ul>
- * Low-cardinality keys: {@value #GROUP} (the lock name up to its first {@code :}, as the metrics tag it),
- * {@value #IMPACT}, {@value #MODE}, {@value #OUTCOME}; the full name ({@value #NAME}) and the fencing token
- * ({@value #TOKEN}) only as high-cardinality keys, so a per-seat lock adds no meter per seat.
+ * Low-cardinality keys: {@value #GROUP} (the lock name up to its first {@code :}, within the {@link LockGroups} cap
+ * the metrics share), {@value #IMPACT}, {@value #MODE}, {@value #OUTCOME}; the full name ({@value #NAME}) and the
+ * fencing token ({@value #TOKEN}) only as high-cardinality keys, so a per-seat lock adds no meter per seat. A
+ * {@link LockObservationConvention} names and tags them ({@link DefaultLockObservationConvention} unless given one).
  *
  * <p>Give the lock {@link #listener()} when you make it and use {@link #wrap} of it:
  * {@code LockObservations o = new LockObservations(registry); DistributedLock lock = o.wrap(RedisLockClient.over(
@@ -58,17 +60,36 @@ public final class LockObservations {
     public static final String TOKEN = "seatlock.lock.fencing-token";
 
     private final ObservationRegistry registry;
+    private final LockGroups groups;
+    private final LockObservationConvention convention;
+    private final boolean custom;
     /** Set by the lock's listener when a grant on this thread came too late; read by the acquire that asked. */
     private final ThreadLocal<Boolean> lateGrant = new ThreadLocal<>();
     private final LockListener listener = new Listener();
 
     /**
-     * Observations on {@code registry}.
+     * Observations on {@code registry}, named and tagged by {@link DefaultLockObservationConvention}, groups capped at
+     * {@link LockGroups#DEFAULT_MAX}.
      *
      * @param registry where observations go
      */
     public LockObservations(ObservationRegistry registry) {
+        this(registry, new LockGroups(), null);
+    }
+
+    /**
+     * Observations on {@code registry}.
+     *
+     * @param registry   where observations go
+     * @param groups     the group cap, shared with the lock's metrics so that both tag the same groups
+     * @param convention names and tags them; null for {@link DefaultLockObservationConvention}
+     */
+    public LockObservations(ObservationRegistry registry, LockGroups groups,
+                            @Nullable LockObservationConvention convention) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.groups = Objects.requireNonNull(groups, "groups");
+        this.custom = convention != null;
+        this.convention = convention != null ? convention : new DefaultLockObservationConvention();
     }
 
     /**
@@ -103,11 +124,28 @@ public final class LockObservations {
     }
 
     Observation acquire(String name, OverlapImpact impact, String mode) {
-        String group = LockListeners.groupOf(name);
-        return Observation.createNotStarted(ACQUIRE, registry).contextualName("seatlock acquire " + group)
-                .lowCardinalityKeyValue(GROUP, group).lowCardinalityKeyValue(IMPACT, impact.name())
-                .lowCardinalityKeyValue(MODE, mode).highCardinalityKeyValue(NAME, name);
+        Objects.requireNonNull(impact, "impact"); // an acquire's keys are the same for every call
+        return observation(new LockObservationContext(LockObservationContext.Kind.ACQUIRE, name, groups.tagOfName(name),
+                impact, mode, null));
     }
+
+    Observation lease(String name, LockLease lease) {
+        return observation(new LockObservationContext(LockObservationContext.Kind.LEASE, name, groups.tagOfName(name),
+                lease.impact(), null, lease.fencingToken().value()));
+    }
+
+    /** Sets how an observation of the lock ended, for its convention to tag at its stop. */
+    static void outcome(Observation observation, String outcome) {
+        ((LockObservationContext) observation.getContext()).outcome(outcome);
+    }
+
+    private Observation observation(LockObservationContext context) {
+        context.setName(convention.getName(context.kind()));
+        return Observation.createNotStarted(custom ? convention : null, DEFAULT_CONVENTION, () -> context, registry);
+    }
+
+    /** The default convention, which a custom one and the registry's global ones override. */
+    private static final LockObservationConvention DEFAULT_CONVENTION = new DefaultLockObservationConvention();
 
     private final class Listener implements LockListener {
         @Override
@@ -117,15 +155,14 @@ public final class LockObservations {
 
         @Override
         public void onRenewalFailed(String group) {
-            Observation.createNotStarted(RENEWAL_FAILED, registry).contextualName("seatlock renewal failed " + group)
-                    .lowCardinalityKeyValue(GROUP, group).observe(() -> { });
+            observation(new LockObservationContext(LockObservationContext.Kind.RENEWAL_FAILED, "", groups.tagOf(group),
+                    null, null, null)).observe(() -> { });
         }
 
         @Override
         public void onFencingRejected(String resource) {
-            String group = LockListeners.groupOf(resource);
-            Observation.createNotStarted(FENCING_REJECTED, registry).contextualName("seatlock fencing rejected " + group)
-                    .lowCardinalityKeyValue(GROUP, group).highCardinalityKeyValue(NAME, resource).observe(() -> { });
+            observation(new LockObservationContext(LockObservationContext.Kind.FENCING_REJECTED, resource,
+                    groups.tagOfName(resource), null, null, null)).observe(() -> { });
         }
     }
 }

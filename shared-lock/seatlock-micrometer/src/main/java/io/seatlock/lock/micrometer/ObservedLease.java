@@ -28,7 +28,7 @@ final class ObservedLease implements LockLease {
 
     private void end(String outcome) {
         if (ended.compareAndSet(false, true)) {
-            held.lowCardinalityKeyValue(LockObservations.OUTCOME, outcome);
+            LockObservations.outcome(held, outcome);
             if (outcome.equals("lost")) {
                 held.event(Observation.Event.of("seatlock.lease.lost", "the lease was lost"));
             }

@@ -7,7 +7,6 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockNotAcquiredException;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
-import io.seatlock.lock.spi.LockListeners;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -32,7 +31,7 @@ record ObservedLock(DistributedLock lock, LockObservations observations) impleme
         Observation acquire = observations.acquire(name, impact, "try").start();
         try (Observation.Scope ignored = acquire.openScope()) {
             Optional<LockLease> lease = lock.tryAcquire(name, ttl, impact);
-            acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, lease.isPresent() ? "acquired" : refusal());
+            LockObservations.outcome(acquire, lease.isPresent() ? "acquired" : refusal());
             return lease.map(granted -> observe(granted, name));
         } catch (RuntimeException e) {
             throw failed(acquire, e);
@@ -50,10 +49,10 @@ record ObservedLock(DistributedLock lock, LockObservations observations) impleme
         try (Observation.Scope ignored = acquire.openScope()) {
             AcquireAttempt attempt = lock.tryAcquireUnlessDecided(name, ttl, impact);
             if (attempt.lease().isPresent()) {
-                acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, "acquired");
+                LockObservations.outcome(acquire, "acquired");
                 return AcquireAttempt.acquired(observe(attempt.lease().get(), name));
             }
-            acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, attempt.isDecided() ? "decided" : refusal());
+            LockObservations.outcome(acquire, attempt.isDecided() ? "decided" : refusal());
             return attempt;
         } catch (RuntimeException e) {
             throw failed(acquire, e);
@@ -72,10 +71,10 @@ record ObservedLock(DistributedLock lock, LockObservations observations) impleme
         try (Observation.Scope ignored = acquire.openScope()) {
             LockLease lease = lock.acquire(name, ttl, impact, maxWait);
             observations.tookLateGrant(); // an attempt's late grant before this one's success: no longer news
-            acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, "acquired");
+            LockObservations.outcome(acquire, "acquired");
             return observe(lease, name);
         } catch (InterruptedException e) {
-            acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, "interrupted");
+            LockObservations.outcome(acquire, "interrupted");
             throw e;
         } catch (RuntimeException e) {
             throw failed(acquire, e);
@@ -91,7 +90,7 @@ record ObservedLock(DistributedLock lock, LockObservations observations) impleme
 
     private RuntimeException failed(Observation acquire, RuntimeException e) {
         observations.tookLateGrant();
-        acquire.lowCardinalityKeyValue(LockObservations.OUTCOME, e instanceof LockUnavailableException ? "unavailable"
+        LockObservations.outcome(acquire, e instanceof LockUnavailableException ? "unavailable"
                 : e instanceof LockNotAcquiredException ? "not-acquired" : "error");
         if (!(e instanceof LockNotAcquiredException)) {
             acquire.error(e);
@@ -100,13 +99,7 @@ record ObservedLock(DistributedLock lock, LockObservations observations) impleme
     }
 
     private LockLease observe(LockLease lease, String name) {
-        Observation held = Observation.createNotStarted(LockObservations.LEASE, observations.registry())
-                .contextualName("seatlock lease " + LockListeners.groupOf(name))
-                .lowCardinalityKeyValue(LockObservations.GROUP, LockListeners.groupOf(name))
-                .lowCardinalityKeyValue(LockObservations.IMPACT, lease.impact().name())
-                .highCardinalityKeyValue(LockObservations.NAME, name)
-                .highCardinalityKeyValue(LockObservations.TOKEN, Long.toString(lease.fencingToken().value()))
-                .start();
+        Observation held = observations.lease(name, lease).start();
         return new ObservedLease(lease, held);
     }
 

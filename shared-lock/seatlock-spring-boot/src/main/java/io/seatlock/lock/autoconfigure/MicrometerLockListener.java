@@ -1,87 +1,86 @@
 package io.seatlock.lock.autoconfigure;
 
-import io.seatlock.lock.spi.LockListeners;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.seatlock.lock.micrometer.LockGroups;
+import io.seatlock.lock.spi.LockListeners;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Lock metrics, tagged by lock group (the name up to its first ':'; at most {@value #MAX_GROUPS} groups, then
- * {@value #OTHER_GROUPS}): {@code seatlock.lock.attempts},
- * {@code .acquired}, {@code .busy}, {@code .decided} (turned away by a decided marker), {@code .unavailable}, {@code .late.grants} (granted too late to be valid), {@code .released}, {@code .lost}
- * (expired while held), {@code .renewals{outcome}}, {@code .fencing.rejections} and the
- * {@code seatlock.lock.held} timer.
+ * Lock metrics, tagged by lock group within the {@link LockGroups} cap the observations share:
+ * {@code seatlock.lock.attempts}, {@code .acquired{impact}}, {@code .busy}, {@code .decided} (turned away by a decided
+ * marker), {@code .unavailable}, {@code .late.grants} (granted too late to be valid), {@code .released},
+ * {@code .lost{impact}} (expired while held), {@code .renewals{outcome}}, {@code .fencing.rejections} and the
+ * {@code seatlock.lock.held{outcome}} timer.
+ *
+ * <p>Every series of a group exists, at zero, from the group's first event on (its first attempt, for a lock this
+ * replica takes), and from start-up for the groups the application declares (its leader elections and the migration
+ * gate): Prometheus' {@code increase()} sees a series only once it exists, so an alert on a counter created by its
+ * own first increment would miss that first, and often only, event.
  */
 class MicrometerLockListener implements LockListener {
 
-    /**
-     * The most groups tagged: a name without a ':' is a group of its own, so per-item names of that kind ("order-42")
-     * would make a meter per item, for ever. As Spring Boot's cap on HTTP URI tags, 100.
-     */
-    static final int MAX_GROUPS = 100;
-    /** The group the meters of any further group go to. */
-    static final String OTHER_GROUPS = "other";
-    private static final Logger log = LoggerFactory.getLogger(MicrometerLockListener.class);
-
     private final MeterRegistry registry;
-    private final Set<String> groups = ConcurrentHashMap.newKeySet();
-    private final AtomicBoolean warnedOfTooManyGroups = new AtomicBoolean();
-    /** The meters every acquire touches (a sold seat's crowd: decided), looked up once per group, not per call. */
-    private final ConcurrentMap<String, GroupMeters> hot = new ConcurrentHashMap<>();
+    private final LockGroups groups;
+    /** Every meter of a group, made at once on the group's first event; looked up once per call. */
+    private final ConcurrentMap<String, GroupMeters> meters = new ConcurrentHashMap<>();
 
-    private record GroupMeters(Counter attempts, Counter busy, Counter decided, Map<OverlapImpact, Counter> acquired,
-                               Counter released, Timer heldReleased) {
+    private record GroupMeters(Counter attempts, Counter busy, Counter decided, Counter unavailable, Counter lateGrants,
+                               Map<OverlapImpact, Counter> acquired, Counter released, Map<OverlapImpact, Counter> lost,
+                               Counter renewed, Counter renewalFailed, Counter fencingRejections, Timer heldReleased,
+                               Timer heldLost) {
     }
 
-    MicrometerLockListener(MeterRegistry registry) {
+    /**
+     * @param registry where the meters go
+     * @param groups   the group cap, shared with the observations
+     * @param declared groups whose series exist from now on (e.g. {@code leader}, {@code migration})
+     */
+    MicrometerLockListener(MeterRegistry registry, LockGroups groups, Collection<String> declared) {
         this.registry = registry;
-    }
-
-    /** {@code group}, or {@link #OTHER_GROUPS} once {@link #MAX_GROUPS} others have been tagged. */
-    private String tag(String group) {
-        if (groups.contains(group)) {
-            return group;
-        }
-        if (groups.size() < MAX_GROUPS) { // once full, a further group's every call takes no monitor
-            synchronized (groups) {
-                if (groups.size() < MAX_GROUPS) {
-                    groups.add(group);
-                    return group;
-                }
-            }
-        }
-        if (warnedOfTooManyGroups.compareAndSet(false, true)) {
-            log.warn("lock metrics have {} groups, the most they tag; the metrics of further groups ('{}' first) are "
-                    + "tagged group={}. A group is a lock name up to its first ':': name per-item locks <group>:<item>, "
-                    + "as seat:14C", MAX_GROUPS, group, OTHER_GROUPS);
-        }
-        return OTHER_GROUPS;
+        this.groups = groups;
+        declared.forEach(this::meters);
     }
 
     private GroupMeters meters(String group) {
-        GroupMeters known = hot.get(group);
-        return known != null ? known : hot.computeIfAbsent(tag(group), g -> {
-            Map<OverlapImpact, Counter> acquired = new EnumMap<>(OverlapImpact.class);
-            for (OverlapImpact impact : OverlapImpact.values()) {
-                acquired.put(impact, registry.counter("seatlock.lock.acquired", "group", g, "impact", impact.name()));
-            }
-            return new GroupMeters(registry.counter("seatlock.lock.attempts", "group", g),
-                    registry.counter("seatlock.lock.busy", "group", g),
-                    registry.counter("seatlock.lock.decided", "group", g), acquired,
-                    registry.counter("seatlock.lock.released", "group", g), heldTimer(g, "released"));
-        });
+        GroupMeters known = meters.get(group);
+        return known != null ? known : meters.computeIfAbsent(groups.tagOf(group), this::register);
+    }
+
+    private GroupMeters register(String g) {
+        return new GroupMeters(counter("seatlock.lock.attempts", g), counter("seatlock.lock.busy", g),
+                counter("seatlock.lock.decided", g), counter("seatlock.lock.unavailable", g),
+                counter("seatlock.lock.late.grants", g), byImpact("seatlock.lock.acquired", g),
+                counter("seatlock.lock.released", g), byImpact("seatlock.lock.lost", g),
+                registry.counter("seatlock.lock.renewals", "group", g, "outcome", "renewed"),
+                registry.counter("seatlock.lock.renewals", "group", g, "outcome", "failed"),
+                counter("seatlock.lock.fencing.rejections", g), held(g, "released"), held(g, "lost"));
+    }
+
+    private Counter counter(String name, String group) {
+        return registry.counter(name, "group", group);
+    }
+
+    private Map<OverlapImpact, Counter> byImpact(String name, String group) {
+        Map<OverlapImpact, Counter> counters = new EnumMap<>(OverlapImpact.class);
+        for (OverlapImpact impact : OverlapImpact.values()) {
+            counters.put(impact, registry.counter(name, "group", group, "impact", impact.name()));
+        }
+        return counters;
+    }
+
+    private Timer held(String group, String outcome) {
+        // its histogram buckets are SeatlockMetricsAutoConfiguration's, as every timer of the lock's
+        return Timer.builder("seatlock.lock.held").tag("group", group).tag("outcome", outcome).register(registry);
     }
 
     @Override
@@ -106,45 +105,40 @@ class MicrometerLockListener implements LockListener {
 
     @Override
     public void onUnavailable(String group) {
-        registry.counter("seatlock.lock.unavailable", "group", tag(group)).increment();
+        meters(group).unavailable().increment();
     }
 
     @Override
     public void onLateGrant(String group) {
-        registry.counter("seatlock.lock.late.grants", "group", tag(group)).increment();
+        meters(group).lateGrants().increment();
     }
 
     @Override
     public void onReleased(String group, Duration held) {
-        GroupMeters meters = meters(group);
-        meters.released().increment();
-        meters.heldReleased().record(held);
+        GroupMeters tagged = meters(group);
+        tagged.released().increment();
+        tagged.heldReleased().record(held);
     }
 
     @Override
-    public void onLost(String group, Duration held) {
-        String tagged = tag(group);
-        registry.counter("seatlock.lock.lost", "group", tagged).increment();
-        heldTimer(tagged, "lost").record(held);
+    public void onLost(String group, OverlapImpact impact, Duration held) {
+        GroupMeters tagged = meters(group);
+        tagged.lost().get(impact).increment();
+        tagged.heldLost().record(held);
     }
 
     @Override
     public void onRenewed(String group) {
-        registry.counter("seatlock.lock.renewals", "group", tag(group), "outcome", "renewed").increment();
+        meters(group).renewed().increment();
     }
 
     @Override
     public void onRenewalFailed(String group) {
-        registry.counter("seatlock.lock.renewals", "group", tag(group), "outcome", "failed").increment();
+        meters(group).renewalFailed().increment();
     }
 
     @Override
     public void onFencingRejected(String resource) {
-        registry.counter("seatlock.lock.fencing.rejections", "group", tag(LockListeners.groupOf(resource))).increment();
-    }
-
-    private Timer heldTimer(String group, String outcome) {
-        return Timer.builder("seatlock.lock.held").tag("group", group).tag("outcome", outcome)
-                .publishPercentiles(0.5, 0.99).register(registry);
+        meters(LockListeners.groupOf(resource)).fencingRejections().increment();
     }
 }

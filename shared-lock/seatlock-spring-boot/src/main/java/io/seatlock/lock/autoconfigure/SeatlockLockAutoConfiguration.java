@@ -1,7 +1,5 @@
 package io.seatlock.lock.autoconfigure;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockStoreRefusedException;
@@ -41,8 +39,7 @@ import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationExcepti
  * The Redis lock from {@code seatlock.lock.*}, when Redis is the store ({@link SeatlockStoreCondition}): on {@code seatlock.lock.redis-url} or
  * {@code cluster-nodes} when set, else on the application's own {@code spring.data.redis.*} connection
  * (when Spring Data Redis is on the class path); carried by Lettuce or Jedis ({@code seatlock.lock.client-type}).
- * Backs off when the application defines its own {@link DistributedLock}; Micrometer metrics when Micrometer is on
- * the class path.
+ * Backs off when the application defines its own {@link DistributedLock}.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass(RedisLockClient.class)
@@ -189,13 +186,4 @@ public class SeatlockLockAutoConfiguration {
         }
     }
 
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(MeterRegistry.class)
-    static class Metrics {
-        @Bean
-        @ConditionalOnMissingBean
-        MicrometerLockListener micrometerLockListener(ObjectProvider<MeterRegistry> registry) {
-            return new MicrometerLockListener(registry.getIfAvailable(SimpleMeterRegistry::new));
-        }
-    }
 }

@@ -6,7 +6,10 @@ import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.leader.LeadershipGranted;
 import io.seatlock.lock.leader.LeadershipRevoked;
+import io.seatlock.lock.micrometer.LockGroups;
+import io.seatlock.lock.micrometer.LockObservationConvention;
 import io.seatlock.lock.micrometer.LockObservations;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -23,11 +26,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * Micrometer Observations of the lock, when the application has an {@link ObservationRegistry} (Spring Boot makes
  * one with Actuator): {@link LockObservations}, its listener (which the lock this library makes hears, as it hears
  * every {@link LockListener} bean), that lock wrapped as the primary {@link DistributedLock} (the one beans get, the
- * ShedLock provider, elections and the gate included), and each leader term as a long task ({@value #LEADER_TERM}: group, candidate, and the
- * epoch as a high-cardinality key). Without a registry, nothing.
+ * ShedLock provider, elections and the gate included), and each leader term as a long task ({@value #LEADER_TERM}: the
+ * group; the candidate, a per-process name, and the epoch as high-cardinality keys). Without a registry, nothing.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
-        after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class})
+        after = {SeatlockMetricsAutoConfiguration.class, SeatlockLockAutoConfiguration.class,
+                SeatlockPostgresLockAutoConfiguration.class})
 @ConditionalOnClass({LockObservations.class, ObservationRegistry.class})
 @ConditionalOnBean(ObservationRegistry.class)
 public class SeatlockObservationAutoConfiguration {
@@ -35,10 +39,16 @@ public class SeatlockObservationAutoConfiguration {
     /** A leader's term, from grant to revocation. */
     static final String LEADER_TERM = "seatlock.leader.term";
 
+    /**
+     * The observations, named and tagged by the application's {@link LockObservationConvention} bean if it has one,
+     * else by {@link io.seatlock.lock.micrometer.DefaultLockObservationConvention}; groups within the cap the metrics
+     * share.
+     */
     @Bean
     @ConditionalOnMissingBean
-    LockObservations seatlockLockObservations(ObservationRegistry registry) {
-        return new LockObservations(registry);
+    LockObservations seatlockLockObservations(ObservationRegistry registry, ObjectProvider<LockGroups> groups,
+                                              ObjectProvider<LockObservationConvention> convention) {
+        return new LockObservations(registry, groups.getIfAvailable(LockGroups::new), convention.getIfAvailable());
     }
 
     @Bean
@@ -77,7 +87,7 @@ public class SeatlockObservationAutoConfiguration {
             Observation term = Observation.createNotStarted(LEADER_TERM, registry)
                     .contextualName("seatlock leader term " + granted.group())
                     .lowCardinalityKeyValue("seatlock.leader.group", granted.group())
-                    .lowCardinalityKeyValue("seatlock.leader.candidate", granted.candidate())
+                    .highCardinalityKeyValue("seatlock.leader.candidate", granted.candidate()) // host-pid: per process
                     .highCardinalityKeyValue("seatlock.leader.epoch", Long.toString(granted.epoch().value()))
                     .start();
             Observation previous = terms.put(granted.group(), term);

@@ -47,7 +47,7 @@ class MigrationGateTest {
             LettuceTransport.standalone(servers.redis().uri(), RedisTimeouts.of(Duration.ofSeconds(2))),
             RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()), new LockListener() {
                 @Override
-                public void onLost(String group, Duration held) {
+                public void onLost(String group, OverlapImpact impact, Duration held) {
                     lost.incrementAndGet();
                 }
             });

@@ -12,6 +12,7 @@ import io.seatlock.lock.LockedTask;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.TaskResult;
 import io.seatlock.lock.leader.LeaderElections;
+import io.seatlock.lock.micrometer.LockGroups;
 import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.redis.RedisLockClient;
 import io.seatlock.lock.shedlock.SeatlockLockProvider;
@@ -46,7 +47,8 @@ class SeatlockLockAutoConfigurationTest {
     static final IsolatedServers servers = new IsolatedServers("SeatlockLockAutoConfigurationTest");
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SeatlockLockAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                    SeatlockMetricsAutoConfiguration.class, SeatlockLockAutoConfiguration.class,
                     SeatlockShedLockAutoConfiguration.class, SeatlockJdbcAutoConfiguration.class,
                     SeatlockActuatorAutoConfiguration.class))
             .withBean(DataSource.class, servers::dataSource)
@@ -119,7 +121,8 @@ class SeatlockLockAutoConfigurationTest {
     void backsOffForAUserBeanOfEachKind() {
         RecordingLock userLock = new RecordingLock();
         PostgresFence userFence = new PostgresFence("my_fences", LockListener.NOOP);
-        MicrometerLockListener userMetrics = new MicrometerLockListener(new SimpleMeterRegistry());
+        MicrometerLockListener userMetrics = new MicrometerLockListener(new SimpleMeterRegistry(), new LockGroups(),
+                List.of());
         runner.withBean("myLock", DistributedLock.class, () -> userLock)
                 .withBean("myFence", PostgresFence.class, () -> userFence)
                 .withBean("myMetrics", MicrometerLockListener.class, () -> userMetrics)

@@ -43,7 +43,8 @@ class SeatlockOptionalDependenciesTest {
     private final ApplicationContextRunner everything = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DataSourceAutoConfiguration.class,
                     JdbcTemplateAutoConfiguration.class, FlywayAutoConfiguration.class,
-                    SeatlockLockAutoConfiguration.class, SeatlockShedLockAutoConfiguration.class,
+                    SeatlockMetricsAutoConfiguration.class, SeatlockLockAutoConfiguration.class,
+                    SeatlockShedLockAutoConfiguration.class,
                     SeatlockLeaderAutoConfiguration.class, SeatlockMigrationAutoConfiguration.class,
                     SeatlockJdbcAutoConfiguration.class, SeatlockActuatorAutoConfiguration.class))
             .withBean(MeterRegistry.class, SimpleMeterRegistry::new)

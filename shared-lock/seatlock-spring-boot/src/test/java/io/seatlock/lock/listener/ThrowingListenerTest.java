@@ -56,7 +56,7 @@ class ThrowingListenerTest {
         @Override public void onUnavailable(String group) { boom(); }
         @Override public void onLateGrant(String group) { boom(); }
         @Override public void onReleased(String group, Duration held) { boom(); }
-        @Override public void onLost(String group, Duration held) { boom(); }
+        @Override public void onLost(String group, OverlapImpact impact, Duration held) { boom(); }
         @Override public void onRenewed(String group) { boom(); }
         @Override public void onRenewalFailed(String group) { boom(); }
         @Override public void onFencingRejected(String resource) { boom(); }
