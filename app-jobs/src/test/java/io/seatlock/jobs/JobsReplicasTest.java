@@ -175,7 +175,7 @@ class JobsReplicasTest {
                 .allMatch(holders -> holders == 1);
         assertThat(Stream.of(candidates.toArray(LeaderElection[]::new)).filter(LeaderElection::isLeader)).hasSize(1);
         assertThat(replicas.get(candidates.indexOf(oldLeader)).getBean(MeterRegistry.class)
-                .counter("seatlock.lock.fencing.rejections", "group", "leader").count()).isEqualTo(1.0);
+                .counter("seatlock.lock.fencing.rejections", "seatlock.lock.group", "leader").count()).isEqualTo(1.0);
     }
 
     @Test

@@ -79,11 +79,11 @@ class BookingApiTest {
 
         long soldMarkers = servers.redis().with(r -> r.exists(new RedisKeys(servers.keyPrefix()).decided("seat:concert:1A")));
         assertThat(soldMarkers).isEqualTo(1L);
-        double decidedBefore = app.counter("seatlock.lock.decided", "group", "seat");
+        double decidedBefore = app.counter("seatlock.lock.decided", "seatlock.lock.group", "seat");
         HttpResponse<String> again = app.book("concert", "1A", "bob@example.com", "Bob");
         assertThat(again.statusCode()).isEqualTo(409);
         // (Pool checkouts are not compared: the outbox relay may check one out at any moment.)
-        assertThat(app.counter("seatlock.lock.decided", "group", "seat")).as("answered from Redis' decided marker")
+        assertThat(app.counter("seatlock.lock.decided", "seatlock.lock.group", "seat")).as("answered from Redis' decided marker")
                 .isEqualTo(decidedBefore + 1);
         assertThat(again.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(again.body()).contains("/problems/seat-taken");

@@ -61,7 +61,7 @@ class SeatsRedisAclTest {
                 HttpResponse<String> late = app.book("concert", "7G", "bob@example.com", "Bob");
                 assertThat(late.statusCode()).isEqualTo(409);
                 assertThat(late.body()).contains("seat-taken");
-                assertThat(app.counter("seatlock.lock.decided", "group", "seat")).as("answered from the decided marker")
+                assertThat(app.counter("seatlock.lock.decided", "seatlock.lock.group", "seat")).as("answered from the decided marker")
                         .isEqualTo(1.0);
                 assertThat(app.counter("seats.bouncer.down")).isZero();
 

@@ -65,7 +65,7 @@ class SeatsRedisTopologyTest {
 
             // Pool checkouts are not counted here: the outbox relay's first run may check one out at any time.
             assertThat(app.book("concert", seat, "bob@example.com", "Bob").statusCode()).isEqualTo(409);
-            assertThat(app.counter("seatlock.lock.decided", "group", "seat"))
+            assertThat(app.counter("seatlock.lock.decided", "seatlock.lock.group", "seat"))
                     .as("answered from the decided marker in that Redis").isEqualTo(1.0);
         }
     }

@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every relative link of the README, docs/, bench/README.md and the CHANGELOG goes to a file that exists, and every
- * anchor to a heading of its page (GitHub's way of naming a heading's anchor).
+ * anchor to a heading of its page (GitHub's way of naming a heading's anchor); so does every link of the alert rules
+ * and the dashboard in ops/ to this repository's pages (the runbooks).
  */
 class DocsLinksTest {
 
@@ -47,6 +48,31 @@ class DocsLinksTest {
             }
         }
         assertThat(links).as("relative links in the docs").isGreaterThan(30);
+        assertThat(broken).isEmpty();
+    }
+
+    /** This repository's pages as the alert rules and the dashboard link them. */
+    private static final Pattern REPOSITORY_LINK = Pattern.compile(
+            "https://github\\.com/seatlock/seatlock/blob/main/([^#\\s\"|']+)(?:#([^\\s\"]+))?");
+
+    @Test
+    void everyLinkOfTheAlertRulesAndTheDashboardGoesToAPageAndHeadingThatExist() throws IOException {
+        List<String> broken = new ArrayList<>();
+        int links = 0;
+        for (Path file : List.of(DocsPages.ROOT.resolve("ops/prometheus/seatlock-alerts.yml"),
+                DocsPages.ROOT.resolve("ops/grafana/seatlock-dashboard.json"))) {
+            Matcher link = REPOSITORY_LINK.matcher(Files.readString(file));
+            while (link.find()) {
+                links++;
+                Path page = DocsPages.ROOT.resolve(link.group(1));
+                if (!Files.exists(page)) {
+                    broken.add(DocsPages.ROOT.relativize(file) + ": " + link.group() + " (no such file)");
+                } else if (link.group(2) != null && !anchors(page).contains(link.group(2))) {
+                    broken.add(DocsPages.ROOT.relativize(file) + ": " + link.group() + " (no such heading)");
+                }
+            }
+        }
+        assertThat(links).as("runbook links in ops/").isGreaterThanOrEqualTo(7);
         assertThat(broken).isEmpty();
     }
 

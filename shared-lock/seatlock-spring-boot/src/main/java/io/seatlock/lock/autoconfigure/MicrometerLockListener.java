@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.micrometer.LockGroups;
+import io.seatlock.lock.micrometer.LockObservations;
 import io.seatlock.lock.spi.LockListeners;
 
 import java.time.Duration;
@@ -16,11 +17,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Lock metrics, tagged by lock group within the {@link LockGroups} cap the observations share:
- * {@code seatlock.lock.attempts}, {@code .acquired{impact}}, {@code .busy}, {@code .decided} (turned away by a decided
- * marker), {@code .unavailable}, {@code .late.grants} (granted too late to be valid), {@code .released},
- * {@code .lost{impact}} (expired while held), {@code .renewals{outcome}}, {@code .fencing.rejections} and the
- * {@code seatlock.lock.held{outcome}} timer.
+ * Lock metrics, tagged {@code seatlock.lock.group} within the {@link LockGroups} cap the observations share, with the
+ * observations' key names: {@code seatlock.lock.attempts}, {@code .acquired{seatlock.lock.impact}}, {@code .busy},
+ * {@code .decided} (turned away by a decided marker), {@code .unavailable}, {@code .late.grants} (granted too late to
+ * be valid), {@code .released}, {@code .lost{seatlock.lock.impact}} (expired while held),
+ * {@code .renewals{seatlock.outcome}}, {@code .fencing.rejections} and the {@code seatlock.lock.held{seatlock.outcome}}
+ * timer.
  *
  * <p>Every series of a group exists, at zero, from the group's first event on (its first attempt, for a lock this
  * replica takes), and from start-up for the groups the application declares (its leader elections and the migration
@@ -28,6 +30,11 @@ import java.util.concurrent.ConcurrentMap;
  * own first increment would miss that first, and often only, event.
  */
 class MicrometerLockListener implements LockListener {
+
+    /** The tags, named as the observations' keys are: one label name per concept in a scrape. */
+    private static final String GROUP = LockObservations.GROUP;
+    private static final String IMPACT = LockObservations.IMPACT;
+    private static final String OUTCOME = LockObservations.OUTCOME;
 
     private final MeterRegistry registry;
     private final LockGroups groups;
@@ -61,26 +68,26 @@ class MicrometerLockListener implements LockListener {
                 counter("seatlock.lock.decided", g), counter("seatlock.lock.unavailable", g),
                 counter("seatlock.lock.late.grants", g), byImpact("seatlock.lock.acquired", g),
                 counter("seatlock.lock.released", g), byImpact("seatlock.lock.lost", g),
-                registry.counter("seatlock.lock.renewals", "group", g, "outcome", "renewed"),
-                registry.counter("seatlock.lock.renewals", "group", g, "outcome", "failed"),
+                registry.counter("seatlock.lock.renewals", GROUP, g, OUTCOME, "renewed"),
+                registry.counter("seatlock.lock.renewals", GROUP, g, OUTCOME, "failed"),
                 counter("seatlock.lock.fencing.rejections", g), held(g, "released"), held(g, "lost"));
     }
 
     private Counter counter(String name, String group) {
-        return registry.counter(name, "group", group);
+        return registry.counter(name, GROUP, group);
     }
 
     private Map<OverlapImpact, Counter> byImpact(String name, String group) {
         Map<OverlapImpact, Counter> counters = new EnumMap<>(OverlapImpact.class);
         for (OverlapImpact impact : OverlapImpact.values()) {
-            counters.put(impact, registry.counter(name, "group", group, "impact", impact.name()));
+            counters.put(impact, registry.counter(name, GROUP, group, IMPACT, impact.name()));
         }
         return counters;
     }
 
     private Timer held(String group, String outcome) {
         // its histogram buckets are SeatlockMetricsAutoConfiguration's, as every timer of the lock's
-        return Timer.builder("seatlock.lock.held").tag("group", group).tag("outcome", outcome).register(registry);
+        return Timer.builder("seatlock.lock.held").tag(GROUP, group).tag(OUTCOME, outcome).register(registry);
     }
 
     @Override

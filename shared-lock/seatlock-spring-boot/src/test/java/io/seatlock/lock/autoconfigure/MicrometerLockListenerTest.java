@@ -27,12 +27,12 @@ class MicrometerLockListenerTest {
             new String[] {"seatlock.lock.decided"}, new String[] {"seatlock.lock.unavailable"},
             new String[] {"seatlock.lock.late.grants"}, new String[] {"seatlock.lock.released"},
             new String[] {"seatlock.lock.fencing.rejections"},
-            new String[] {"seatlock.lock.acquired", "impact", "BROKEN_PROMISE"},
-            new String[] {"seatlock.lock.acquired", "impact", "WASTED_WORK"},
-            new String[] {"seatlock.lock.lost", "impact", "BROKEN_PROMISE"},
-            new String[] {"seatlock.lock.lost", "impact", "WASTED_WORK"},
-            new String[] {"seatlock.lock.renewals", "outcome", "renewed"},
-            new String[] {"seatlock.lock.renewals", "outcome", "failed"});
+            new String[] {"seatlock.lock.acquired", "seatlock.lock.impact", "BROKEN_PROMISE"},
+            new String[] {"seatlock.lock.acquired", "seatlock.lock.impact", "WASTED_WORK"},
+            new String[] {"seatlock.lock.lost", "seatlock.lock.impact", "BROKEN_PROMISE"},
+            new String[] {"seatlock.lock.lost", "seatlock.lock.impact", "WASTED_WORK"},
+            new String[] {"seatlock.lock.renewals", "seatlock.outcome", "renewed"},
+            new String[] {"seatlock.lock.renewals", "seatlock.outcome", "failed"});
 
     @Test
     void aGroupsFirstAttemptMakesEverySeriesOfItAtZeroBeforeItsOtherEvents() {
@@ -40,14 +40,14 @@ class MicrometerLockListenerTest {
 
         for (String[] counter : GROUP_COUNTERS) {
             double expected = counter[0].equals("seatlock.lock.attempts") ? 1 : 0;
-            var search = registry.find(counter[0]).tag("group", "seat");
+            var search = registry.find(counter[0]).tag("seatlock.lock.group", "seat");
             if (counter.length == 3) {
                 search = search.tag(counter[1], counter[2]);
             }
             assertThat(search.counter()).as(String.join(" ", counter)).isNotNull();
             assertThat(search.counter().count()).as(String.join(" ", counter)).isEqualTo(expected);
         }
-        assertThat(registry.find("seatlock.lock.held").tag("group", "seat").timers()).hasSize(2)
+        assertThat(registry.find("seatlock.lock.held").tag("seatlock.lock.group", "seat").timers()).hasSize(2)
                 .allSatisfy(timer -> assertThat(timer.count()).isZero());
     }
 
@@ -57,9 +57,9 @@ class MicrometerLockListenerTest {
         new MicrometerLockListener(atStart, new LockGroups(), List.of("leader", "migration"));
 
         for (String group : List.of("leader", "migration")) {
-            assertThat(atStart.find("seatlock.lock.lost").tag("group", group).counters()).hasSize(2)
+            assertThat(atStart.find("seatlock.lock.lost").tag("seatlock.lock.group", group).counters()).hasSize(2)
                     .allSatisfy(lost -> assertThat(lost.count()).isZero());
-            assertThat(atStart.find("seatlock.lock.renewals").tag("group", group).tag("outcome", "failed").counter())
+            assertThat(atStart.find("seatlock.lock.renewals").tag("seatlock.lock.group", group).tag("seatlock.outcome", "failed").counter())
                     .isNotNull();
         }
     }
@@ -69,11 +69,11 @@ class MicrometerLockListenerTest {
         metrics.onAttempt("payment");
         metrics.onLost("payment", OverlapImpact.BROKEN_PROMISE, Duration.ofSeconds(3));
 
-        assertThat(registry.get("seatlock.lock.lost").tag("group", "payment").tag("impact", "BROKEN_PROMISE").counter()
+        assertThat(registry.get("seatlock.lock.lost").tag("seatlock.lock.group", "payment").tag("seatlock.lock.impact", "BROKEN_PROMISE").counter()
                 .count()).isEqualTo(1);
-        assertThat(registry.get("seatlock.lock.lost").tag("group", "payment").tag("impact", "WASTED_WORK").counter()
+        assertThat(registry.get("seatlock.lock.lost").tag("seatlock.lock.group", "payment").tag("seatlock.lock.impact", "WASTED_WORK").counter()
                 .count()).isZero();
-        assertThat(registry.get("seatlock.lock.held").tag("group", "payment").tag("outcome", "lost").timer().count())
+        assertThat(registry.get("seatlock.lock.held").tag("seatlock.lock.group", "payment").tag("seatlock.outcome", "lost").timer().count())
                 .isEqualTo(1);
     }
 
@@ -96,16 +96,16 @@ class MicrometerLockListenerTest {
         assertThat(registry.find("seatlock.lock.lost").counters()).hasSize(2 * tags);
         assertThat(registry.find("seatlock.lock.renewals").counters()).hasSize(2 * tags);
         assertThat(registry.find("seatlock.lock.held").timers()).hasSize(2 * tags);
-        assertThat(registry.getMeters().stream().map(Meter::getId).map(id -> id.getTag("group")).distinct().count())
+        assertThat(registry.getMeters().stream().map(Meter::getId).map(id -> id.getTag("seatlock.lock.group")).distinct().count())
                 .as("groups tagged, over every meter").isEqualTo(tags);
-        assertThat(registry.get("seatlock.lock.attempts").tag("group", "order-0").counter().count()).isEqualTo(1);
-        assertThat(registry.get("seatlock.lock.attempts").tag("group", LockGroups.OVERFLOW).counter().count())
+        assertThat(registry.get("seatlock.lock.attempts").tag("seatlock.lock.group", "order-0").counter().count()).isEqualTo(1);
+        assertThat(registry.get("seatlock.lock.attempts").tag("seatlock.lock.group", LockGroups.OVERFLOW).counter().count())
                 .as("every attempt is still counted").isEqualTo(50);
-        assertThat(registry.get("seatlock.lock.acquired").tag("group", LockGroups.OVERFLOW).tag("impact", "WASTED_WORK")
+        assertThat(registry.get("seatlock.lock.acquired").tag("seatlock.lock.group", LockGroups.OVERFLOW).tag("seatlock.lock.impact", "WASTED_WORK")
                 .counter().count()).isEqualTo(50);
 
         metrics.onAttempt("order-0");
-        assertThat(registry.get("seatlock.lock.attempts").tag("group", "order-0").counter().count())
+        assertThat(registry.get("seatlock.lock.attempts").tag("seatlock.lock.group", "order-0").counter().count())
                 .as("a group tagged before the cap keeps its own meters").isEqualTo(2);
     }
 }

@@ -99,9 +99,9 @@ class SeatlockLockAutoConfigurationTest {
             String owner = servers.redis().with(r -> r.get(new RedisKeys(servers.keyPrefix()).lock("seat:demo:1A")));
             assertThat(owner).endsWith("@replica-7");
             MeterRegistry meters = context.getBean(MeterRegistry.class);
-            assertThat(meters.counter("seatlock.lock.acquired", "group", "seat", "impact", "BROKEN_PROMISE").count())
+            assertThat(meters.counter("seatlock.lock.acquired", "seatlock.lock.group", "seat", "seatlock.lock.impact", "BROKEN_PROMISE").count())
                     .isEqualTo(1.0);
-            assertThat(meters.counter("seatlock.lock.busy", "group", "seat").count()).isEqualTo(1.0);
+            assertThat(meters.counter("seatlock.lock.busy", "seatlock.lock.group", "seat").count()).isEqualTo(1.0);
             var health = context.getBean(SeatlockHealthIndicator.class).health(true);
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("heldByThisInstance", 1).containsKey("roundTripMicros");
