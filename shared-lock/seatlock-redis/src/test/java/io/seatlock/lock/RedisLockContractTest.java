@@ -1,5 +1,6 @@
 package io.seatlock.lock;
 
+import io.seatlock.lock.spi.LeaseTiming;
 import io.seatlock.lock.redis.TestTransports;
 import io.seatlock.test.DistributedLockContract;
 import io.seatlock.lock.redis.RedisKeys;
@@ -534,8 +535,8 @@ class RedisLockContractTest extends DistributedLockContract {
                 .hasMessageContaining("safety margin");
         RedisLockClient wideMargin = TestTransports.standalone(servers.redis().uri(), Duration.ofSeconds(2),
                 RedisLockSettings.defaults().withKeyPrefix(servers.keyPrefix()).withInstanceId("a")
-                        .withSafetyMargin(0.01, Duration.ofMillis(50)).withBackoff(Duration.ofMillis(10),
-                        Duration.ofMillis(100)), counts);
+                        .withTiming(new LeaseTiming(0.01, Duration.ofMillis(50), Duration.ofMillis(10),
+                        Duration.ofMillis(100))), counts);
         cleanup.add(wideMargin);
         assertThatThrownBy(() -> wideMargin.tryAcquire("x", Duration.ofMillis(50), OverlapImpact.WASTED_WORK))
                 .isInstanceOf(LeaseTooShortException.class).hasMessageContaining("PT0.05S");

@@ -81,7 +81,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
 
     private PostgresLock(DataSource dataSource, PostgresLockSettings settings, LockListener listener) {
         this.settings = settings;
-        this.margin = settings.safetyMargin();
+        this.margin = settings.timing().safetyMargin();
         this.listener = LockListeners.guarded(List.of(listener));
         this.calls = new PostgresCalls(dataSource, settings, this.listener);
         this.statements = new LeaseStatements(settings.table());
@@ -132,7 +132,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
         LockSpec spec = spec(name, ttl, impact);
-        return BlockingAcquire.acquire(name, maxWait, settings.minBackoff(), settings.maxBackoff(),
+        return BlockingAcquire.acquire(name, maxWait, settings.timing().minBackoff(), settings.timing().maxBackoff(),
                 () -> attempt(spec, false).lease(), atMost -> awaitRelease(name, atMost));
     }
 

@@ -2,9 +2,10 @@ package io.seatlock.lock.postgres;
 
 import io.seatlock.lock.internal.Durations;
 import io.seatlock.lock.spi.InstanceId;
-import io.seatlock.lock.spi.SafetyMargin;
+import io.seatlock.lock.spi.LeaseTiming;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -23,13 +24,9 @@ public final class PostgresLockSettings {
      * @param table            the lease table
      * @param instanceId       this process's name, not blank
      * @param callTimeout      the bound of every call, positive, at most a day
-     * @param clockDriftFactor share of the ttl kept as safety margin, in [0, 0.5)
-     * @param minSafetyMargin  smallest safety margin, not negative
-     * @param minBackoff       first wait of a blocking acquire, positive
-     * @param maxBackoff       longest wait of a blocking acquire, not below {@code minBackoff}
+     * @param timing           the safety margin and the back-off
      */
-    private record Values(String table, String instanceId, Duration callTimeout, double clockDriftFactor,
-                          Duration minSafetyMargin, Duration minBackoff, Duration maxBackoff) {
+    private record Values(String table, String instanceId, Duration callTimeout, LeaseTiming timing) {
         Values {
             if (table == null || !TABLE_NAME.matcher(table).matches()) {
                 throw new IllegalArgumentException("lease table must be a plain lower-case SQL identifier of at most 41 "
@@ -42,8 +39,7 @@ public final class PostgresLockSettings {
             if (callTimeout.compareTo(Duration.ofDays(1)) > 0) {
                 throw new IllegalArgumentException("call timeout must be at most a day, was " + callTimeout);
             }
-            new SafetyMargin(clockDriftFactor, minSafetyMargin); // checks both
-            Durations.requireBackoff(minBackoff, maxBackoff);
+            Objects.requireNonNull(timing, "timing");
         }
     }
 
@@ -55,14 +51,14 @@ public final class PostgresLockSettings {
 
     /**
      * The table {@code seatlock.leases} (a schema of its own, see {@link PostgresLock#DDL_RESOURCE}), this process's
-     * instance id, calls bounded by 2 s, a safety margin of 1 % of the ttl and at least 1 ms (PostgreSQL keeps expiry
-     * in microseconds by its own clock), back-off from 10 ms to 200 ms.
+     * instance id, calls bounded by 2 s, {@link LeaseTiming#defaults()} (PostgreSQL keeps expiry in microseconds by its
+     * own clock).
      *
      * @return the default settings
      */
     public static PostgresLockSettings defaults() {
         return new PostgresLockSettings(new Values(DEFAULT_TABLE, InstanceId.ofThisProcess(), Duration.ofSeconds(2),
-                0.01, Duration.ofMillis(1), Duration.ofMillis(10), Duration.ofMillis(200)));
+                LeaseTiming.defaults()));
     }
 
     /**
@@ -75,8 +71,7 @@ public final class PostgresLockSettings {
      */
     public PostgresLockSettings withTable(String name) {
         Values v = values;
-        return new PostgresLockSettings(new Values(name, v.instanceId(), v.callTimeout(), v.clockDriftFactor(),
-                v.minSafetyMargin(), v.minBackoff(), v.maxBackoff()));
+        return new PostgresLockSettings(new Values(name, v.instanceId(), v.callTimeout(), v.timing()));
     }
 
     /**
@@ -88,8 +83,7 @@ public final class PostgresLockSettings {
      */
     public PostgresLockSettings withInstanceId(String id) {
         Values v = values;
-        return new PostgresLockSettings(new Values(v.table(), id, v.callTimeout(), v.clockDriftFactor(),
-                v.minSafetyMargin(), v.minBackoff(), v.maxBackoff()));
+        return new PostgresLockSettings(new Values(v.table(), id, v.callTimeout(), v.timing()));
     }
 
     /**
@@ -102,37 +96,18 @@ public final class PostgresLockSettings {
      */
     public PostgresLockSettings withCallTimeout(Duration timeout) {
         Values v = values;
-        return new PostgresLockSettings(new Values(v.table(), v.instanceId(), timeout, v.clockDriftFactor(),
-                v.minSafetyMargin(), v.minBackoff(), v.maxBackoff()));
+        return new PostgresLockSettings(new Values(v.table(), v.instanceId(), timeout, v.timing()));
     }
 
     /**
-     * These settings with another local safety margin: the part of each ttl the client does not count on.
+     * These settings with another safety margin and back-off.
      *
-     * @param clockDriftFactor share of the ttl, in [0, 0.5)
-     * @param minimum          the smallest margin, not negative
+     * @param timing the timing, e.g. {@code LeaseTiming.defaults().withBackoff(first, longest)}
      * @return new settings
-     * @throws IllegalArgumentException for a factor or minimum out of range
      */
-    public PostgresLockSettings withSafetyMargin(double clockDriftFactor, Duration minimum) {
+    public PostgresLockSettings withTiming(LeaseTiming timing) {
         Values v = values;
-        return new PostgresLockSettings(new Values(v.table(), v.instanceId(), v.callTimeout(), clockDriftFactor,
-                minimum, v.minBackoff(), v.maxBackoff()));
-    }
-
-    /**
-     * These settings with other pauses between a blocking acquire's attempts; a waiter not woken by a release (an
-     * expiry announces nothing) tries again within the longest.
-     *
-     * @param first   the first pause, positive
-     * @param longest the longest pause, not below {@code first}
-     * @return new settings
-     * @throws IllegalArgumentException for a pause that is not positive, or a longest below the first
-     */
-    public PostgresLockSettings withBackoff(Duration first, Duration longest) {
-        Values v = values;
-        return new PostgresLockSettings(new Values(v.table(), v.instanceId(), v.callTimeout(), v.clockDriftFactor(),
-                v.minSafetyMargin(), first, longest));
+        return new PostgresLockSettings(new Values(v.table(), v.instanceId(), v.callTimeout(), timing));
     }
 
     /**
@@ -163,44 +138,12 @@ public final class PostgresLockSettings {
     }
 
     /**
-     * The share of each ttl kept as local safety margin.
+     * The safety margin and the back-off.
      *
-     * @return the clock drift factor
+     * @return the timing
      */
-    public double clockDriftFactor() {
-        return values.clockDriftFactor();
-    }
-
-    /**
-     * The smallest local safety margin.
-     *
-     * @return the minimum margin
-     */
-    public Duration minSafetyMargin() {
-        return values.minSafetyMargin();
-    }
-
-    /**
-     * The first pause of a blocking acquire.
-     *
-     * @return the first pause
-     */
-    public Duration minBackoff() {
-        return values.minBackoff();
-    }
-
-    /**
-     * The longest pause of a blocking acquire.
-     *
-     * @return the longest pause
-     */
-    public Duration maxBackoff() {
-        return values.maxBackoff();
-    }
-
-    /** The part of a ttl this side does not trust: its own clock may run slower than the server's. */
-    SafetyMargin safetyMargin() {
-        return new SafetyMargin(values.clockDriftFactor(), values.minSafetyMargin());
+    public LeaseTiming timing() {
+        return values.timing();
     }
 
     @Override

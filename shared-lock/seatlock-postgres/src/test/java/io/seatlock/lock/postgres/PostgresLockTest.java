@@ -1,6 +1,7 @@
 package io.seatlock.lock.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.seatlock.lock.spi.LeaseTiming;
 import io.seatlock.lock.AcquireAttempt;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
@@ -115,7 +116,8 @@ class PostgresLockTest {
     void aWaiterIsWokenByTheReleaseNotByItsPoll() throws Exception {
         // back-off of 20 s: a waiter that got the lock within a second was told by the release
         PostgresLock slowPoller = locks.lock(locks.pool(servers), PostgresLockSettings.defaults()
-                .withInstanceId("c").withBackoff(Duration.ofSeconds(20), Duration.ofSeconds(20)),
+                .withInstanceId("c").withTiming(LeaseTiming.defaults().withBackoff(Duration.ofSeconds(20),
+                        Duration.ofSeconds(20))),
                 LockListener.NOOP);
         LockLease held = lock.tryAcquire("handover", LONG, OverlapImpact.WASTED_WORK).orElseThrow();
         CompletableFuture<LockLease> waiting = CompletableFuture.supplyAsync(() -> {

@@ -70,7 +70,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
     private RedisLockClient(RedisTransport transport, RedisLockSettings settings, LockListener listener) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.margin = settings.safetyMargin();
+        this.margin = settings.timing().safetyMargin();
         this.listener = LockListeners.guarded(List.of(Objects.requireNonNull(listener, "listener")));
         this.calls = new RedisCalls(transport, this.listener);
         this.keys = settings.keys();
@@ -113,7 +113,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
         LockSpec spec = spec(name, ttl, impact);
-        return BlockingAcquire.acquire(name, maxWait, settings.minBackoff(), settings.maxBackoff(),
+        return BlockingAcquire.acquire(name, maxWait, settings.timing().minBackoff(), settings.timing().maxBackoff(),
                 () -> attempt(spec, true, false).lease(), atMost -> awaitRelease(name, atMost));
     }
 

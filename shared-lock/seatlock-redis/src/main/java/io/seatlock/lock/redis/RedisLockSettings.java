@@ -2,9 +2,10 @@ package io.seatlock.lock.redis;
 
 import io.seatlock.lock.internal.Durations;
 import io.seatlock.lock.spi.InstanceId;
-import io.seatlock.lock.spi.SafetyMargin;
+import io.seatlock.lock.spi.LeaseTiming;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * How the Redis lock behaves: {@link #defaults()}, then a {@code with…} method for each setting to change. Immutable;
@@ -20,15 +21,11 @@ public final class RedisLockSettings {
      *
      * @param keyPrefix        put before every key; no braces
      * @param instanceId       readable part of every owner token; not blank, not ending in {@code |waited}
-     * @param clockDriftFactor share of the ttl kept as safety margin, in [0, 0.5)
-     * @param minSafetyMargin  smallest safety margin, not negative
-     * @param minBackoff       first wait of a blocking acquire, positive
-     * @param maxBackoff       longest wait of a blocking acquire, not below {@code minBackoff}
+     * @param timing           the safety margin and the back-off
      * @param replicas         replicas that must acknowledge a grant or renewal, not negative
      * @param replicaWait      how long to wait for them, positive
      */
-    private record Values(String keyPrefix, String instanceId, double clockDriftFactor, Duration minSafetyMargin,
-                          Duration minBackoff, Duration maxBackoff, int replicas, Duration replicaWait) {
+    private record Values(String keyPrefix, String instanceId, LeaseTiming timing, int replicas, Duration replicaWait) {
         Values {
             new RedisKeys(keyPrefix); // checks the prefix
             if (instanceId == null || instanceId.isBlank()) {
@@ -39,8 +36,7 @@ public final class RedisLockSettings {
                 throw new IllegalArgumentException("instance id must not end in \"" + OwnerTokens.WAITED
                         + "\", the mark a waiter adds to a held lock's owner token");
             }
-            new SafetyMargin(clockDriftFactor, minSafetyMargin); // checks both
-            Durations.requireBackoff(minBackoff, maxBackoff);
+            Objects.requireNonNull(timing, "timing");
             if (replicas < 0) {
                 throw new IllegalArgumentException("replicas must not be negative, was " + replicas);
             }
@@ -55,16 +51,14 @@ public final class RedisLockSettings {
     }
 
     /**
-     * Key prefix {@code seatlock:}; drift factor 0.01 and a 1 ms floor (Redis keeps expiry in whole milliseconds, so a
-     * key may go up to a millisecond before the client's reckoning: a 1 ms ttl can never be valid, 2 ms can); back-off
-     * from 10 ms to 200 ms; no replica acknowledgement. The instance id is {@code <host>-<pid>}: unique per process
+     * Key prefix {@code seatlock:}; {@link LeaseTiming#defaults()}; no replica acknowledgement. The instance id is {@code <host>-<pid>}: unique per process
      * even for replicas on one machine.
      *
      * @return the default settings
      */
     public static RedisLockSettings defaults() {
-        return new RedisLockSettings(new Values("seatlock:", InstanceId.ofThisProcess(), 0.01, Duration.ofMillis(1),
-                Duration.ofMillis(10), Duration.ofMillis(200), 0, DEFAULT_REPLICA_WAIT));
+        return new RedisLockSettings(new Values("seatlock:", InstanceId.ofThisProcess(), LeaseTiming.defaults(), 0,
+                DEFAULT_REPLICA_WAIT));
     }
 
     /**
@@ -76,8 +70,7 @@ public final class RedisLockSettings {
      */
     public RedisLockSettings withKeyPrefix(String prefix) {
         Values v = values;
-        return new RedisLockSettings(new Values(prefix, v.instanceId(), v.clockDriftFactor(), v.minSafetyMargin(),
-                v.minBackoff(), v.maxBackoff(), v.replicas(), v.replicaWait()));
+        return new RedisLockSettings(new Values(prefix, v.instanceId(), v.timing(), v.replicas(), v.replicaWait()));
     }
 
     /**
@@ -90,36 +83,18 @@ public final class RedisLockSettings {
      */
     public RedisLockSettings withInstanceId(String id) {
         Values v = values;
-        return new RedisLockSettings(new Values(v.keyPrefix(), id, v.clockDriftFactor(), v.minSafetyMargin(),
-                v.minBackoff(), v.maxBackoff(), v.replicas(), v.replicaWait()));
+        return new RedisLockSettings(new Values(v.keyPrefix(), id, v.timing(), v.replicas(), v.replicaWait()));
     }
 
     /**
-     * These settings with another local safety margin: the part of each ttl the client does not count on.
+     * These settings with another safety margin and back-off.
      *
-     * @param clockDriftFactor share of the ttl, in [0, 0.5)
-     * @param minimum          the smallest margin, not negative
+     * @param timing the timing, e.g. {@code LeaseTiming.defaults().withBackoff(first, longest)}
      * @return new settings
-     * @throws IllegalArgumentException for a factor or minimum out of range
      */
-    public RedisLockSettings withSafetyMargin(double clockDriftFactor, Duration minimum) {
+    public RedisLockSettings withTiming(LeaseTiming timing) {
         Values v = values;
-        return new RedisLockSettings(new Values(v.keyPrefix(), v.instanceId(), clockDriftFactor, minimum,
-                v.minBackoff(), v.maxBackoff(), v.replicas(), v.replicaWait()));
-    }
-
-    /**
-     * These settings with other pauses between a blocking acquire's attempts (a release wakes a waiter sooner).
-     *
-     * @param first   the first pause, positive
-     * @param longest the longest pause, not below {@code first}
-     * @return new settings
-     * @throws IllegalArgumentException for a pause that is not positive, or a longest below the first
-     */
-    public RedisLockSettings withBackoff(Duration first, Duration longest) {
-        Values v = values;
-        return new RedisLockSettings(new Values(v.keyPrefix(), v.instanceId(), v.clockDriftFactor(),
-                v.minSafetyMargin(), first, longest, v.replicas(), v.replicaWait()));
+        return new RedisLockSettings(new Values(v.keyPrefix(), v.instanceId(), timing, v.replicas(), v.replicaWait()));
     }
 
     /**
@@ -137,8 +112,7 @@ public final class RedisLockSettings {
      */
     public RedisLockSettings withReplicas(int replicas, Duration wait) {
         Values v = values;
-        return new RedisLockSettings(new Values(v.keyPrefix(), v.instanceId(), v.clockDriftFactor(),
-                v.minSafetyMargin(), v.minBackoff(), v.maxBackoff(), replicas, wait));
+        return new RedisLockSettings(new Values(v.keyPrefix(), v.instanceId(), v.timing(), replicas, wait));
     }
 
     /**
@@ -160,39 +134,12 @@ public final class RedisLockSettings {
     }
 
     /**
-     * The share of each ttl kept as local safety margin.
+     * The safety margin and the back-off.
      *
-     * @return the clock drift factor
+     * @return the timing
      */
-    public double clockDriftFactor() {
-        return values.clockDriftFactor();
-    }
-
-    /**
-     * The smallest local safety margin.
-     *
-     * @return the minimum margin
-     */
-    public Duration minSafetyMargin() {
-        return values.minSafetyMargin();
-    }
-
-    /**
-     * The first pause of a blocking acquire.
-     *
-     * @return the first pause
-     */
-    public Duration minBackoff() {
-        return values.minBackoff();
-    }
-
-    /**
-     * The longest pause of a blocking acquire.
-     *
-     * @return the longest pause
-     */
-    public Duration maxBackoff() {
-        return values.maxBackoff();
+    public LeaseTiming timing() {
+        return values.timing();
     }
 
     /**
@@ -220,11 +167,6 @@ public final class RedisLockSettings {
      */
     public RedisKeys keys() {
         return new RedisKeys(values.keyPrefix());
-    }
-
-    /** The part of a ttl this side does not trust: Redis may expire the key that much earlier. */
-    SafetyMargin safetyMargin() {
-        return new SafetyMargin(values.clockDriftFactor(), values.minSafetyMargin());
     }
 
     @Override

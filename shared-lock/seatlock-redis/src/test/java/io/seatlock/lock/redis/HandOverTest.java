@@ -1,6 +1,7 @@
 package io.seatlock.lock.redis;
 
 import io.lettuce.core.RedisURI;
+import io.seatlock.lock.spi.LeaseTiming;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
@@ -60,7 +61,7 @@ class HandOverTest {
     private static RedisLockClient client(String name, int port, Duration commandTimeout) {
         return TestTransports.standalone(RedisURI.create("redis://127.0.0.1:" + port), commandTimeout,
                 RedisLockSettings.defaults().withKeyPrefix("handover:").withInstanceId(name)
-                        .withBackoff(SLOW_POLL, SLOW_POLL), LockListener.NOOP);
+                        .withTiming(LeaseTiming.defaults().withBackoff(SLOW_POLL, SLOW_POLL)), LockListener.NOOP);
     }
 
     @Test

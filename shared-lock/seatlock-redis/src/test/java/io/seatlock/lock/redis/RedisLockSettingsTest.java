@@ -1,5 +1,6 @@
 package io.seatlock.lock.redis;
 
+import io.seatlock.lock.spi.LeaseTiming;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import org.junit.jupiter.api.Test;
 
@@ -31,9 +32,9 @@ class RedisLockSettingsTest {
     void aWaitThatIsNotPositiveIsRefusedByName() {
         RedisLockSettings d = RedisLockSettings.defaults();
         Duration zero = Duration.ZERO;
-        assertThatThrownBy(() -> d.withBackoff(zero, d.maxBackoff()))
+        assertThatThrownBy(() -> d.timing().withBackoff(zero, d.timing().maxBackoff()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("min backoff must be positive, was PT0S");
-        assertThatThrownBy(() -> d.withBackoff(d.minBackoff(), null))
+        assertThatThrownBy(() -> d.timing().withBackoff(d.timing().minBackoff(), null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("max backoff must be positive, was null");
         assertThatThrownBy(() -> d.withReplicas(1, Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("replica wait must be positive, was PT-0.001S");
@@ -42,19 +43,17 @@ class RedisLockSettingsTest {
     @Test
     void eachWitherChangesItsSettingAloneAndSettingsAreEqualByValue() {
         RedisLockSettings d = RedisLockSettings.defaults().withInstanceId("a");
-        RedisLockSettings changed = d.withKeyPrefix("p:").withSafetyMargin(0.2, Duration.ofMillis(7))
-                .withBackoff(Duration.ofMillis(3), Duration.ofMillis(30)).withReplicas(2, Duration.ofMillis(40));
+        LeaseTiming timing = LeaseTiming.defaults().withSafetyMargin(0.2, Duration.ofMillis(7))
+                .withBackoff(Duration.ofMillis(3), Duration.ofMillis(30));
+        RedisLockSettings changed = d.withKeyPrefix("p:").withTiming(timing).withReplicas(2, Duration.ofMillis(40));
 
         assertThat(changed.keyPrefix()).isEqualTo("p:");
         assertThat(changed.instanceId()).isEqualTo("a");
-        assertThat(changed.clockDriftFactor()).isEqualTo(0.2);
-        assertThat(changed.minSafetyMargin()).isEqualTo(Duration.ofMillis(7));
-        assertThat(changed.minBackoff()).isEqualTo(Duration.ofMillis(3));
-        assertThat(changed.maxBackoff()).isEqualTo(Duration.ofMillis(30));
+        assertThat(changed.timing()).isEqualTo(new LeaseTiming(0.2, Duration.ofMillis(7), Duration.ofMillis(3),
+                Duration.ofMillis(30)));
         assertThat(changed.replicas()).isEqualTo(2);
         assertThat(changed.replicaWait()).isEqualTo(Duration.ofMillis(40));
-        assertThat(changed).isEqualTo(d.withReplicas(2, Duration.ofMillis(40)).withBackoff(Duration.ofMillis(3),
-                Duration.ofMillis(30)).withSafetyMargin(0.2, Duration.ofMillis(7)).withKeyPrefix("p:"))
+        assertThat(changed).isEqualTo(d.withReplicas(2, Duration.ofMillis(40)).withTiming(timing).withKeyPrefix("p:"))
                 .hasSameHashCodeAs(changed.withInstanceId("a")).isNotEqualTo(d);
         assertThat(changed.toString()).startsWith("RedisLockSettings[keyPrefix=p:, instanceId=a,");
     }

@@ -146,8 +146,7 @@ public class SeatlockLockAutoConfiguration {
     static RedisLockSettings settingsOf(SeatlockLockProperties properties) {
         return RedisLockSettings.defaults().withKeyPrefix(properties.keyPrefix())
                 .withInstanceId(properties.instanceIdOrDefault())
-                .withSafetyMargin(properties.clockDriftFactor(), properties.minSafetyMargin())
-                .withBackoff(properties.minBackoff(), properties.maxBackoff())
+                .withTiming(properties.timing())
                 .withReplicas(properties.replication().replicas(), properties.replication().timeout());
     }
 

@@ -1,6 +1,7 @@
 package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.spi.InstanceId;
+import io.seatlock.lock.spi.LeaseTiming;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -132,6 +133,11 @@ record SeatlockLockProperties(
 
     private static @Nullable String withoutLogin(@Nullable String url) {
         return url == null ? null : URL_LOGIN.matcher(url).replaceFirst("(login)@");
+    }
+
+    /** The safety margin and back-off these settings give either store. */
+    LeaseTiming timing() {
+        return new LeaseTiming(clockDriftFactor, minSafetyMargin, minBackoff, maxBackoff);
     }
 
     /** The configured instance id, or this process's default one. */

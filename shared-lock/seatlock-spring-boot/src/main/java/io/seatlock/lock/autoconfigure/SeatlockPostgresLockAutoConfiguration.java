@@ -124,8 +124,7 @@ public class SeatlockPostgresLockAutoConfiguration {
         PostgresLockSettings settings = checked("seatlock.lock", FIX_THE_VALUE, 
                 () -> PostgresLockSettings.defaults().withTable(postgres.table())
                         .withInstanceId(properties.instanceIdOrDefault()).withCallTimeout(postgres.callTimeout())
-                        .withSafetyMargin(properties.clockDriftFactor(), properties.minSafetyMargin())
-                        .withBackoff(properties.minBackoff(), properties.maxBackoff()));
+                        .withTiming(properties.timing()));
         PostgresLock lock = PostgresLock.over(pool.pool, settings,
                 LockListeners.guarded(listeners.orderedStream().toList()));
         long start = System.nanoTime();
