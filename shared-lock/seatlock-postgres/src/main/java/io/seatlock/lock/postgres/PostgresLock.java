@@ -71,6 +71,8 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
 
     private final PostgresLockSettings settings;
     private final SafetyMargin margin;
+    /** Its waiting threads stand in line per name: a release wakes one attempt of this lock, not all. */
+    private final BlockingAcquire blocking;
     private final LockListener listener;
     private final PostgresCalls calls;
     private final LeaseStatements statements;
@@ -82,6 +84,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
     private PostgresLock(DataSource dataSource, PostgresLockSettings settings, LockListener listener) {
         this.settings = settings;
         this.margin = settings.timing().safetyMargin();
+        this.blocking = new BlockingAcquire(settings.timing());
         this.listener = LockListeners.guarded(List.of(listener));
         this.calls = new PostgresCalls(dataSource, settings, this.listener);
         this.statements = new LeaseStatements(settings.table());
@@ -132,8 +135,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
         LockSpec spec = spec(name, ttl, impact);
-        return BlockingAcquire.acquire(name, maxWait, settings.timing().minBackoff(), settings.timing().maxBackoff(),
-                () -> attempt(spec, false).lease(), atMost -> awaitRelease(name, atMost));
+        return blocking.acquire(name, maxWait, () -> attempt(spec, false).lease(), atMost -> awaitRelease(name, atMost));
     }
 
     /**

@@ -57,6 +57,8 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
 
     private final RedisLockSettings settings;
     private final SafetyMargin margin;
+    /** Its waiting threads stand in line per name: a release wakes one attempt of this lock, not all. */
+    private final BlockingAcquire blocking;
     private final LockListener listener;
     private final RedisCalls calls;
     private final RedisKeys keys;
@@ -71,6 +73,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private RedisLockClient(RedisTransport transport, RedisLockSettings settings, LockListener listener) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.margin = settings.timing().safetyMargin();
+        this.blocking = new BlockingAcquire(settings.timing());
         this.listener = LockListeners.guarded(List.of(Objects.requireNonNull(listener, "listener")));
         this.calls = new RedisCalls(transport, this.listener);
         this.keys = settings.keys();
@@ -113,8 +116,8 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
         LockSpec spec = spec(name, ttl, impact);
-        return BlockingAcquire.acquire(name, maxWait, settings.timing().minBackoff(), settings.timing().maxBackoff(),
-                () -> attempt(spec, true, false).lease(), atMost -> awaitRelease(name, atMost));
+        return blocking.acquire(name, maxWait, () -> attempt(spec, true, false).lease(),
+                atMost -> awaitRelease(name, atMost));
     }
 
     /**
