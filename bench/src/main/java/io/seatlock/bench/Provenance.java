@@ -34,10 +34,14 @@ final class Provenance {
                 "`./mvnw -q -Pbench -pl bench exec:exec -Dbench.args=" + args + "`") + " |\n\n";
     }
 
-    /** The commit, with {@code +changes} where the work tree differs from it. */
+    /**
+     * The commit, with {@code +changes} where the work tree differs from it; the result files themselves, which the
+     * run writes as it goes, do not count.
+     */
     private static String commit() {
         String head = git("rev-parse", "--short=12", "HEAD");
-        return head.isEmpty() ? "unknown" : head + (git("status", "--porcelain").isEmpty() ? "" : "+changes");
+        return head.isEmpty() ? "unknown"
+                : head + (git("status", "--porcelain", "--", ".", ":(exclude)bench/results").isEmpty() ? "" : "+changes");
     }
 
     private static String git(String... arguments) {
