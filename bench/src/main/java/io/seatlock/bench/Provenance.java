@@ -41,7 +41,7 @@ final class Provenance {
     private static String commit() {
         String head = git("rev-parse", "--short=12", "HEAD");
         return head.isEmpty() ? "unknown"
-                : head + (git("status", "--porcelain", "--", ".", ":(exclude)bench/results").isEmpty() ? "" : "+changes");
+                : head + (git("status", "--porcelain", "--", ":(top)", ":(top,exclude)bench/results").isEmpty() ? "" : "+changes");
     }
 
     private static String git(String... arguments) {
