@@ -6,6 +6,8 @@ package io.seatlock.lock;
  *
  * <p>Tokens are strictly increasing per lock name and never reused; each implementation says how it keeps them
  * increasing when its store forgets the last one (a restart, a failover, a restored backup).
+ *
+ * @param value the token's number
  */
 public record FencingToken(long value) implements Comparable<FencingToken> {
 

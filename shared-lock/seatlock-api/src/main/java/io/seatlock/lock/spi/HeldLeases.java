@@ -31,7 +31,12 @@ public final class HeldLeases<L extends LockLease> {
     /** How often a closing lock looks whether the attempts under way have landed. */
     private static final long ATTEMPTS_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    /** One acquire attempt. */
+    /**
+     * One acquire attempt.
+     *
+     * @param <T> what it returns
+     * @param <E> what it may throw
+     */
     @FunctionalInterface
     public interface Attempt<T, E extends Exception> {
         /**
