@@ -24,6 +24,10 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnClass(DistributedLock.class)
 public class SeatlockActuatorAutoConfiguration {
 
+    /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
+    public SeatlockActuatorAutoConfiguration() {
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(HealthIndicator.class)
     @ConditionalOnEnabledHealthIndicator("seatlock")

@@ -33,6 +33,10 @@ import javax.sql.DataSource;
 @EnableConfigurationProperties(SeatlockLockProperties.class)
 public class SeatlockJdbcAutoConfiguration {
 
+    /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
+    public SeatlockJdbcAutoConfiguration() {
+    }
+
     @Bean
     @ConditionalOnMissingBean(Fence.class)
     PostgresFence postgresFence(ObjectProvider<LockListener> listeners) {

@@ -29,6 +29,10 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties({SeatlockLeaderProperties.class, SeatlockLockProperties.class})
 public class SeatlockLeaderAutoConfiguration {
 
+    /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
+    public SeatlockLeaderAutoConfiguration() {
+    }
+
     @Bean
     @ConditionalOnMissingBean
     LeaderElections leaderElections(DistributedLock lock, SeatlockLeaderProperties properties,

@@ -48,6 +48,10 @@ import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationExcepti
 @EnableConfigurationProperties(SeatlockLockProperties.class)
 public class SeatlockLockAutoConfiguration {
 
+    /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
+    public SeatlockLockAutoConfiguration() {
+    }
+
     private static final String LETTUCE = "io.seatlock.lock.redis.lettuce.LettuceTransport";
     private static final String JEDIS = "io.seatlock.lock.redis.jedis.JedisTransport";
 

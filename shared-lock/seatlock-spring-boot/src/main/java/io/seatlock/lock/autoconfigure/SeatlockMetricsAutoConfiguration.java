@@ -36,6 +36,10 @@ import java.util.List;
 @ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
 public class SeatlockMetricsAutoConfiguration {
 
+    /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
+    public SeatlockMetricsAutoConfiguration() {
+    }
+
     /**
      * The buckets of the lock's timers (acquire waits, leases held, the observations' timers): from a hand-over's
      * millisecond to a leader's hour-long term, a dozen series per timer and group.

@@ -29,6 +29,10 @@ import java.util.concurrent.atomic.AtomicReference;
 @EnableConfigurationProperties(SeatlockMigrationProperties.class)
 public class SeatlockMigrationAutoConfiguration {
 
+    /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
+    public SeatlockMigrationAutoConfiguration() {
+    }
+
     @Bean
     @ConditionalOnMissingBean(FlywayMigrationStrategy.class)
     MigrationGateStrategy migrationGate(DistributedLock lock, SeatlockMigrationProperties properties,

@@ -36,6 +36,10 @@ import java.util.concurrent.ConcurrentHashMap;
 @ConditionalOnBean(ObservationRegistry.class)
 public class SeatlockObservationAutoConfiguration {
 
+    /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
+    public SeatlockObservationAutoConfiguration() {
+    }
+
     /** A leader's term, from grant to revocation. */
     static final String LEADER_TERM = "seatlock.leader.term";
 

@@ -44,6 +44,10 @@ import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationExcepti
 @EnableConfigurationProperties(SeatlockLockProperties.class)
 public class SeatlockPostgresLockAutoConfiguration {
 
+    /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
+    public SeatlockPostgresLockAutoConfiguration() {
+    }
+
     private static final Logger log = LoggerFactory.getLogger(SeatlockPostgresLockAutoConfiguration.class);
     private static final String HIKARI = "com.zaxxer.hikari.HikariDataSource";
     private static final String INSUFFICIENT_PRIVILEGE = "42501";

@@ -22,6 +22,10 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(SeatlockShedLockProperties.class)
 public class SeatlockShedLockAutoConfiguration {
 
+    /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
+    public SeatlockShedLockAutoConfiguration() {
+    }
+
     @Bean
     @ConditionalOnMissingBean(LockProvider.class)
     SeatlockLockProvider seatlockLockProvider(DistributedLock lock) {
