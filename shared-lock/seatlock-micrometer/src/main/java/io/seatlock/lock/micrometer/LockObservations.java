@@ -89,7 +89,7 @@ public final class LockObservations {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.groups = Objects.requireNonNull(groups, "groups");
         this.custom = convention != null;
-        this.convention = convention != null ? convention : new DefaultLockObservationConvention();
+        this.convention = convention != null ? convention : DEFAULT_CONVENTION;
     }
 
     /**

@@ -22,7 +22,9 @@ import org.springframework.util.ClassUtils;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The lock's metrics on either store, when Micrometer is on the class path: {@link MicrometerLockListener} (every
@@ -48,6 +50,7 @@ public class SeatlockMetricsAutoConfiguration {
             Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofSeconds(1),
             Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofMinutes(1), Duration.ofMinutes(10),
             Duration.ofHours(1)};
+    private static final double[] BUCKET_NANOS = Arrays.stream(BUCKETS).mapToDouble(Duration::toNanos).toArray();
 
     @Bean
     @ConditionalOnMissingBean
@@ -71,14 +74,8 @@ public class SeatlockMetricsAutoConfiguration {
             public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
                 boolean ours = id.getType() == Meter.Type.TIMER && (id.getName().startsWith("seatlock.")
                         || id.getTag(LockObservations.GROUP) != null);
-                if (!ours) {
-                    return config;
-                }
-                double[] buckets = new double[BUCKETS.length];
-                for (int i = 0; i < BUCKETS.length; i++) {
-                    buckets[i] = BUCKETS[i].toNanos();
-                }
-                return DistributionStatisticConfig.builder().serviceLevelObjectives(buckets).build().merge(config);
+                return ours ? DistributionStatisticConfig.builder().serviceLevelObjectives(BUCKET_NANOS).build()
+                        .merge(config) : config;
             }
         };
     }
@@ -92,7 +89,7 @@ public class SeatlockMetricsAutoConfiguration {
         Binder binder = Binder.get(environment);
         boolean leaders = binder.bind("seatlock.leader.enabled", Boolean.class).orElse(true)
                 && !binder.bind("seatlock.leader.groups", Bindable.mapOf(String.class, Object.class))
-                .orElse(java.util.Map.of()).isEmpty();
+                .orElse(Map.of()).isEmpty();
         if (leaders && ClassUtils.isPresent("io.seatlock.lock.leader.LeaderElection", classLoader)) {
             declared.add(RecipeGroups.leader());
         }
