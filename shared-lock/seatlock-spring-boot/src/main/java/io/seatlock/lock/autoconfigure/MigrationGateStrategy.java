@@ -6,7 +6,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.LivenessState;
 import org.springframework.boot.availability.ReadinessState;
-import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 
@@ -24,9 +23,10 @@ import java.util.function.IntConsumer;
  * where Spring Boot runs Flyway, before the beans that need the schema
  * ({@link SeatlockMigrationProperties.Timing#BEFORE_BEANS}). Chosen explicitly, it runs after the web server has
  * started instead, so probes are answered while a replica waits or migrates: readiness {@code REFUSING_TRAFFIC},
- * liveness {@code CORRECT}. In the one-shot mode it migrates and ends the process with the gate's exit code.
+ * liveness {@code CORRECT}. In the one-shot mode it migrates and ends the process with the gate's exit code. The same on
+ * each Spring Boot line; a subclass per line makes it that line's {@code FlywayMigrationStrategy}.
  */
-final class MigrationGateStrategy implements FlywayMigrationStrategy, SmartLifecycle {
+class MigrationGateStrategy implements SmartLifecycle {
 
     /** In the after-web-server timing: after the web server starts ({@code Integer.MAX_VALUE - 2048}), before elections. */
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1536;
@@ -67,7 +67,6 @@ final class MigrationGateStrategy implements FlywayMigrationStrategy, SmartLifec
      * Called by Spring Boot's Flyway initializer during start-up, before the beans that need the schema:
      * passes the gate there, remembers Flyway for {@link #start()} after the web server, or migrates and exits.
      */
-    @Override
     public void migrate(Flyway flyway) {
         if (settings.only()) {
             exit.accept(gate.migrateOnly(flyway).exitCode());

@@ -9,8 +9,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -28,15 +26,29 @@ public class SeatlockActuatorAutoConfiguration {
     public SeatlockActuatorAutoConfiguration() {
     }
 
+    /** Spring Boot 4's health indicator. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(HealthIndicator.class)
-    @ConditionalOnEnabledHealthIndicator("seatlock")
-    static class Health {
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+    @org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator("seatlock")
+    static class Boot4Health {
         @Bean
         @ConditionalOnBean(ReplicaLocks.class)
         @ConditionalOnMissingBean(name = "seatlockHealthIndicator")
-        SeatlockHealthIndicator seatlockHealthIndicator(ReplicaLocks lock) {
-            return new SeatlockHealthIndicator(lock);
+        Boot4SeatlockHealthIndicator seatlockHealthIndicator(ReplicaLocks lock) {
+            return new Boot4SeatlockHealthIndicator(lock);
+        }
+    }
+
+    /** Spring Boot 3.5's health indicator. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+    @org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator("seatlock")
+    static class Boot3Health {
+        @Bean
+        @ConditionalOnBean(ReplicaLocks.class)
+        @ConditionalOnMissingBean(name = "seatlockHealthIndicator")
+        Boot3SeatlockHealthIndicator seatlockHealthIndicator(ReplicaLocks lock) {
+            return new Boot3SeatlockHealthIndicator(lock);
         }
     }
 

@@ -27,7 +27,9 @@ import javax.sql.DataSource;
  */
 @AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class},
         afterName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-                "org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration"})
+                "org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration",
+                "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+                "org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration"})
 @ConditionalOnClass(PostgresFence.class)
 @ConditionalOnBean(DataSource.class)
 @EnableConfigurationProperties(SeatlockLockProperties.class)

@@ -20,8 +20,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -41,7 +39,8 @@ import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationExcepti
  * (when Spring Data Redis is on the class path); carried by Lettuce or Jedis ({@code seatlock.lock.client-type}).
  * Backs off when the application defines its own {@link DistributedLock}.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@AutoConfiguration(afterName = {"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
 @ConditionalOnClass(RedisLockClient.class)
 @ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
 @Conditional(SeatlockStoreCondition.OnRedis.class)
@@ -177,15 +176,29 @@ public class SeatlockLockAutoConfiguration {
         return springRedis.endpoints();
     }
 
-    /** Spring Boot's own Redis settings, read only when Spring Data Redis is on the class path. */
+    /** Spring Boot 4's own Redis settings, read only when Spring Data Redis is on the class path. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(DataRedisConnectionDetails.class)
-    static class SpringRedis {
+    @ConditionalOnClass(name = "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails")
+    static class Boot4SpringRedis {
         @Bean
-        SpringRedisEndpoints seatlockSpringRedisEndpoints(ObjectProvider<DataRedisConnectionDetails> details,
-                                                          ObjectProvider<DataRedisProperties> properties,
-                                                          Environment environment) {
-            return new SpringRedisEndpoints(details, properties, environment);
+        SpringRedisEndpoints seatlockSpringRedisEndpoints(
+                ObjectProvider<org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails> details,
+                ObjectProvider<org.springframework.boot.data.redis.autoconfigure.DataRedisProperties> properties,
+                Environment environment) {
+            return new Boot4RedisEndpoints(details, properties, environment);
+        }
+    }
+
+    /** Spring Boot 3.5's own Redis settings, the same way. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails")
+    static class Boot3SpringRedis {
+        @Bean
+        SpringRedisEndpoints seatlockSpringRedisEndpoints(
+                ObjectProvider<org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails> details,
+                ObjectProvider<org.springframework.boot.autoconfigure.data.redis.RedisProperties> properties,
+                Environment environment) {
+            return new Boot3RedisEndpoints(details, properties, environment);
         }
     }
 

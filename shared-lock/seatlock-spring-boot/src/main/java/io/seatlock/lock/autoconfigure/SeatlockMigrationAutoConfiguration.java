@@ -13,17 +13,25 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import java.util.concurrent.atomic.AtomicReference;
+import io.seatlock.lock.migration.MigrationGate.Passage;
+import org.jspecify.annotations.Nullable;
 
-/** Puts Flyway behind the migration gate when the application has Flyway and a {@link DistributedLock}. */
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+
+/**
+ * Puts Flyway behind the migration gate when the application has Flyway and a {@link DistributedLock}, as the
+ * {@code FlywayMigrationStrategy} of its Spring Boot line (3.5 or 4.x), unless it has one of its own.
+ */
 @AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class},
-        beforeName = "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration")
-@ConditionalOnClass({Flyway.class, FlywayMigrationStrategy.class, MigrationGate.class})
+        beforeName = {"org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+                "org.springframework.boot.autoconfigure.flyway.FlywayAutoConfiguration"})
+@ConditionalOnClass({Flyway.class, MigrationGate.class})
 @ConditionalOnBean(DistributedLock.class)
 @ConditionalOnBooleanProperty(name = "seatlock.migration.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SeatlockMigrationProperties.class)
@@ -33,11 +41,48 @@ public class SeatlockMigrationAutoConfiguration {
     public SeatlockMigrationAutoConfiguration() {
     }
 
-    @Bean
-    @ConditionalOnMissingBean(FlywayMigrationStrategy.class)
-    MigrationGateStrategy migrationGate(DistributedLock lock, SeatlockMigrationProperties properties,
-                                        ApplicationEventPublisher events, ObjectProvider<MigrationGateMetrics> metrics,
-                                        ObjectProvider<ObservationRegistry> observations) {
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = Boot4.STRATEGY)
+    static class Boot4 {
+        static final String STRATEGY = "org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy";
+
+        @Bean
+        @ConditionalOnMissingBean(type = STRATEGY)
+        Boot4MigrationGateStrategy migrationGate(DistributedLock lock, SeatlockMigrationProperties properties,
+                                                 ApplicationEventPublisher events,
+                                                 ObjectProvider<MigrationGateMetrics> metrics,
+                                                 ObjectProvider<ObservationRegistry> observations) {
+            return gate(lock, properties, events, metrics, observations, Boot4MigrationGateStrategy::new);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = Boot3.STRATEGY)
+    static class Boot3 {
+        static final String STRATEGY = "org.springframework.boot.autoconfigure.flyway.FlywayMigrationStrategy";
+
+        @Bean
+        @ConditionalOnMissingBean(type = STRATEGY)
+        Boot3MigrationGateStrategy migrationGate(DistributedLock lock, SeatlockMigrationProperties properties,
+                                                 ApplicationEventPublisher events,
+                                                 ObjectProvider<MigrationGateMetrics> metrics,
+                                                 ObjectProvider<ObservationRegistry> observations) {
+            return gate(lock, properties, events, metrics, observations, Boot3MigrationGateStrategy::new);
+        }
+    }
+
+    /** How a Boot line's strategy is made: {@link MigrationGateStrategy}'s constructor. */
+    @FunctionalInterface
+    interface GateStrategyMaker<S extends MigrationGateStrategy> {
+        S make(MigrationGate gate, SeatlockMigrationProperties settings, ApplicationEventPublisher events, IntConsumer exit,
+               ObservationRegistry observations, Supplier<@Nullable Passage> lastPassage);
+    }
+
+    static <S extends MigrationGateStrategy> S gate(DistributedLock lock, SeatlockMigrationProperties properties,
+                                                     ApplicationEventPublisher events,
+                                                     ObjectProvider<MigrationGateMetrics> metrics,
+                                                     ObjectProvider<ObservationRegistry> observations,
+                                                     GateStrategyMaker<S> maker) {
         String fix = "Give seatlock.migration.lock-ttl a positive duration (default 30s) and seatlock.migration.max-wait "
                 + "one that is not negative (default 5m).";
         InvalidSeatlockConfigurationException.checked("seatlock.migration.lock-ttl", fix,
@@ -45,14 +90,14 @@ public class SeatlockMigrationAutoConfiguration {
         InvalidSeatlockConfigurationException.checked("seatlock.migration.max-wait", fix,
                 () -> LockSpec.requireValidWait(properties.maxWait()));
         MigrationGateMetrics counter = metrics.getIfAvailable();
-        AtomicReference<MigrationGate.Passage> lastPassage = new AtomicReference<>();
+        AtomicReference<Passage> lastPassage = new AtomicReference<>();
         MigrationGate gate = new MigrationGate(lock, properties.lockTtl(), properties.maxWait(), passage -> {
             lastPassage.set(passage);
             if (counter != null) {
                 counter.record(passage);
             }
         });
-        return new MigrationGateStrategy(gate, properties, events, System::exit,
+        return maker.make(gate, properties, events, System::exit,
                 observations.getIfAvailable(() -> ObservationRegistry.NOOP), lastPassage::get);
     }
 

@@ -29,7 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * ShedLock provider, elections and the gate included), and each leader term as a long task ({@value #LEADER_TERM}: the
  * group; the candidate, a per-process name, and the epoch as high-cardinality keys). Without a registry, nothing.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+@AutoConfiguration(afterName = {"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration"},
         after = {SeatlockMetricsAutoConfiguration.class, SeatlockLockAutoConfiguration.class,
                 SeatlockPostgresLockAutoConfiguration.class})
 @ConditionalOnClass({LockObservations.class, ObservationRegistry.class})

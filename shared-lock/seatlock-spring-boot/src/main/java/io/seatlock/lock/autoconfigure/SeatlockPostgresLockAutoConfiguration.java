@@ -19,9 +19,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.util.ClassUtils;
 
 import java.sql.SQLException;
@@ -32,13 +32,15 @@ import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationExcepti
 
 /**
  * The PostgreSQL lock, when PostgreSQL is the store ({@link SeatlockStoreCondition}): on the application's own
- * database ({@code spring.datasource.*}, or any {@link JdbcConnectionDetails}) through a small HikariCP pool of its
+ * database ({@code spring.datasource.*}, or any {@code JdbcConnectionDetails}) through a small HikariCP pool of its
  * own ({@code seatlock.lock.postgres.*}), with the lease table created before any bean gets the lock, and the lease
  * fence as the application's {@link Fence}. Backs off when the application defines its own {@link DistributedLock}.
  */
 @AutoConfiguration(afterName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"})
-@ConditionalOnClass({PostgresLock.class, JdbcConnectionDetails.class})
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
+@ConditionalOnClass(PostgresLock.class)
 @ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
 @Conditional(SeatlockStoreCondition.OnPostgres.class)
 @EnableConfigurationProperties(SeatlockLockProperties.class)
@@ -70,8 +72,8 @@ public class SeatlockPostgresLockAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(DistributedLock.class)
-    LockPool seatlockLockPool(SeatlockLockProperties properties, ObjectProvider<JdbcConnectionDetails> jdbc) {
-        JdbcConnectionDetails details = jdbc.getIfAvailable();
+    LockPool seatlockLockPool(SeatlockLockProperties properties, ObjectProvider<SpringDatabase> jdbc) {
+        SpringDatabase details = jdbc.getIfAvailable();
         if (details == null) {
             String description = properties.store() == null
                     ? "No store is configured for the seatlock lock: no Redis (seatlock.lock.redis-url, "
@@ -101,9 +103,9 @@ public class SeatlockPostgresLockAutoConfiguration {
         }
         HikariConfig config = new HikariConfig();
         config.setPoolName("seatlock-lock");
-        config.setJdbcUrl(details.getJdbcUrl());
-        config.setUsername(details.getUsername());
-        config.setPassword(details.getPassword());
+        config.setJdbcUrl(details.jdbcUrl());
+        config.setUsername(details.username());
+        config.setPassword(details.password());
         config.setMaximumPoolSize(postgres.poolSize());
         config.setMinimumIdle(1);
         config.setConnectionTimeout(Math.max(250, callTimeout.toMillis())); // HikariCP's least; the call bound counts too
@@ -170,5 +172,31 @@ public class SeatlockPostgresLockAutoConfiguration {
     @ConditionalOnMissingBean(Fence.class)
     PostgresLeaseFence postgresLeaseFence(PostgresLock lock, ObjectProvider<LockListener> listeners) {
         return new PostgresLeaseFence(lock.settings(), LockListeners.guarded(listeners.orderedStream().toList()));
+    }
+
+    /** The application's database as Spring Boot 4 says it. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = Boot4Jdbc.DETAILS)
+    static class Boot4Jdbc {
+        static final String DETAILS = "org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails";
+
+        @Bean
+        @ConditionalOnBean(type = DETAILS)
+        SpringDatabase seatlockSpringDatabase(org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails details) {
+            return new SpringDatabase(details.getJdbcUrl(), details.getUsername(), details.getPassword());
+        }
+    }
+
+    /** The application's database as Spring Boot 3.5 says it. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = Boot3Jdbc.DETAILS)
+    static class Boot3Jdbc {
+        static final String DETAILS = "org.springframework.boot.autoconfigure.jdbc.JdbcConnectionDetails";
+
+        @Bean
+        @ConditionalOnBean(type = DETAILS)
+        SpringDatabase seatlockSpringDatabase(org.springframework.boot.autoconfigure.jdbc.JdbcConnectionDetails details) {
+            return new SpringDatabase(details.getJdbcUrl(), details.getUsername(), details.getPassword());
+        }
     }
 }

@@ -27,8 +27,10 @@ abstract class SeatlockStoreCondition extends SpringBootCondition implements Con
             "spring.data.redis.cluster.nodes[0]");
     static final String POSTGRES_LOCK = "io.seatlock.lock.postgres.PostgresLock";
     static final String POSTGRES_DRIVER = "org.postgresql.PGConnection";
-    private static final String REDIS_CONNECTION_DETAILS =
-            "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails";
+    /** Spring Data Redis' connection details on Spring Boot 4 and on 3.5. */
+    private static final List<String> REDIS_CONNECTION_DETAILS = List.of(
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails",
+            "org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails");
 
     private final Store store;
 
@@ -87,14 +89,19 @@ abstract class SeatlockStoreCondition extends SpringBootCondition implements Con
      * (which Boot makes whether or not anything is set).
      */
     private static boolean redisConnectionDetailsOfItsOwn(ConditionContext context) {
-        if (context.getBeanFactory() == null || !ClassUtils.isPresent(REDIS_CONNECTION_DETAILS, context.getClassLoader())) {
+        if (context.getBeanFactory() == null) {
             return false;
         }
-        Class<?> details = ClassUtils.resolveClassName(REDIS_CONNECTION_DETAILS, context.getClassLoader());
-        for (String name : context.getBeanFactory().getBeanNamesForType(details, true, false)) {
-            Class<?> type = context.getBeanFactory().getType(name, false);
-            if (type == null || !type.getSimpleName().equals("PropertiesDataRedisConnectionDetails")) {
-                return true;
+        for (String detailsType : REDIS_CONNECTION_DETAILS) {
+            if (!ClassUtils.isPresent(detailsType, context.getClassLoader())) {
+                continue;
+            }
+            Class<?> details = ClassUtils.resolveClassName(detailsType, context.getClassLoader());
+            for (String name : context.getBeanFactory().getBeanNamesForType(details, true, false)) {
+                Class<?> type = context.getBeanFactory().getType(name, false);
+                if (type == null || !SpringRedisEndpoints.FROM_PROPERTIES.contains(type.getSimpleName())) {
+                    return true;
+                }
             }
         }
         return false;

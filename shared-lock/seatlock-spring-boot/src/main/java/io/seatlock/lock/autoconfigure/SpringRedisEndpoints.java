@@ -2,9 +2,6 @@ package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.redis.RedisEndpoints;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.core.env.Environment;
 
@@ -13,79 +10,64 @@ import java.util.List;
 /**
  * Where the application's own Spring Data Redis client connects (host and port, url including rediss://,
  * Sentinel, Cluster, SSL bundles), for a lock with no Redis of its own configured: the lock, the application
- * and the Redis health check then talk to one server, with TLS whenever the application's client uses it. Asked only then, so an application that sets {@code seatlock.lock.redis-url} never needs a
- * {@code spring.data.redis.*} setting.
+ * and the Redis health check then talk to one server, with TLS whenever the application's client uses it. Asked only
+ * then, so an application that sets {@code seatlock.lock.redis-url} never needs a {@code spring.data.redis.*} setting.
+ * Spring Boot 3.5 and 4.x keep these settings in classes of different names; a subclass per line reads them.
  */
-final class SpringRedisEndpoints {
+abstract class SpringRedisEndpoints {
 
     private static final List<String> SPRING_REDIS_LOCATIONS = List.of("spring.data.redis.host",
             "spring.data.redis.url", "spring.data.redis.sentinel.nodes", "spring.data.redis.cluster.nodes");
+    /** The simple names of the connection details each Boot line makes from {@code spring.data.redis.*}. */
+    static final List<String> FROM_PROPERTIES = List.of("PropertiesDataRedisConnectionDetails",
+            "PropertiesRedisConnectionDetails");
 
-    private final ObjectProvider<DataRedisConnectionDetails> details;
-    private final ObjectProvider<DataRedisProperties> properties;
     private final Environment environment;
 
-    SpringRedisEndpoints(ObjectProvider<DataRedisConnectionDetails> details, ObjectProvider<DataRedisProperties> properties,
-                         Environment environment) {
-        this.details = details;
-        this.properties = properties;
+    SpringRedisEndpoints(Environment environment) {
         this.environment = environment;
     }
+
+    /** The type of Boot's connection details, or null where the application has none. */
+    abstract @Nullable Class<?> detailsType();
+
+    /** Spring's Redis, read from Boot's connection details, where {@link #configured()}. */
+    abstract RedisEndpoints endpoints();
 
     /**
      * Whether the application names a Redis: Boot's connection details from anywhere but its properties (Testcontainers,
      * a user's), or properties that say where. Spring would otherwise default to localhost:6379, and each replica
      * would lock on a Redis of its own, which is no lock.
      */
-    boolean configured() {
-        DataRedisConnectionDetails spring = details.getIfAvailable();
-        return spring != null && (!isFromProperties(spring)
+    final boolean configured() {
+        Class<?> type = detailsType();
+        return type != null && (!FROM_PROPERTIES.contains(type.getSimpleName())
                 || SPRING_REDIS_LOCATIONS.stream().anyMatch(environment::containsProperty));
     }
 
-    /** Spring's Redis, where {@link #configured()}. */
-    RedisEndpoints endpoints() {
-        DataRedisConnectionDetails spring = details.getObject();
-        DataRedisProperties springProperties = properties.getIfAvailable();
-        String url = springProperties == null ? null : springProperties.getUrl();
-        return fromSpring(spring, url != null && url.regionMatches(true, 0, "rediss:", 0, 7));
-    }
-
-    /** Boot's own details read from {@code spring.data.redis.*}; any other kind (Testcontainers, a user's) is explicit. */
-    private static boolean isFromProperties(DataRedisConnectionDetails details) {
-        return details.getClass().getSimpleName().equals("PropertiesDataRedisConnectionDetails");
-    }
-
     /**
-     * @param springUrlUsesTls whether {@code spring.data.redis.url} is a {@code rediss://} URL: Spring's own
-     *                         client then uses TLS even though the connection details carry no SSL bundle
+     * Completes what a line's details say.
+     *
+     * @param springTls whether Spring's own client uses TLS though the connection details carry no SSL bundle (a
+     *                  {@code rediss://} URL in {@code spring.data.redis.url}, say)
      */
-    static RedisEndpoints fromSpring(DataRedisConnectionDetails details, boolean springUrlUsesTls) {
-        SslBundle ssl = details.getSslBundle();
-        boolean tls = ssl != null || springUrlUsesTls;
+    static RedisEndpoints completed(RedisEndpoints where, @Nullable String username, @Nullable String password,
+                                    int database, @Nullable SslBundle ssl, boolean springTls) {
+        boolean tls = ssl != null || springTls;
         RedisEndpoints.TlsMaterial bundle = ssl == null ? null : new RedisEndpoints.TlsMaterial(
                 ssl.getManagers().getKeyManagerFactory(), ssl.getManagers().getTrustManagerFactory(),
                 listOrNull(ssl.getOptions().getEnabledProtocols()), listOrNull(ssl.getOptions().getCiphers()));
-        RedisEndpoints where;
-        int database = 0;
-        if (details.getCluster() != null) {
-            where = RedisEndpoints.cluster(nodes(details.getCluster().getNodes()));
-        } else if (details.getSentinel() != null) {
-            DataRedisConnectionDetails.Sentinel sentinel = details.getSentinel();
-            where = RedisEndpoints.sentinels(nodes(sentinel.getNodes()), new RedisEndpoints.Sentinel(
-                    sentinel.getMaster(), sentinel.getUsername(), sentinel.getPassword()));
-            database = sentinel.getDatabase();
-        } else {
-            DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
-            where = RedisEndpoints.server(new RedisEndpoints.Node(standalone.getHost(), standalone.getPort()));
-            database = standalone.getDatabase();
-        }
-        where = where.withLogin(details.getUsername(), details.getPassword()).withDatabase(database);
-        return tls ? where.withTls(bundle) : where;
+        RedisEndpoints login = where.withLogin(username, password).withDatabase(database);
+        return tls ? login.withTls(bundle) : login;
     }
 
-    private static List<RedisEndpoints.Node> nodes(List<DataRedisConnectionDetails.Node> nodes) {
-        return nodes.stream().map(n -> new RedisEndpoints.Node(n.host(), n.port())).toList();
+    /** Whether {@code spring.data.redis.url} is a {@code rediss://} URL. */
+    static boolean tlsUrl(@Nullable String springUrl) {
+        return springUrl != null && springUrl.regionMatches(true, 0, "rediss:", 0, 7);
+    }
+
+    static RedisEndpoints.Node node(String host, int port) {
+        return new RedisEndpoints.Node(host, port);
     }
 
     private static @Nullable List<String> listOrNull(String @Nullable [] values) {

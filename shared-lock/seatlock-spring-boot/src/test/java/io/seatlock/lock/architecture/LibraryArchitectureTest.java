@@ -62,6 +62,33 @@ class LibraryArchitectureTest {
                 .check(LIBRARY);
     }
 
+    /**
+     * One jar for Spring Boot 3.5 and 4.x: a class that names a type only one line has is that line's adapter (Boot3*,
+     * Boot4*, or a configuration nested in one of those names), which Spring loads only behind a class condition on that
+     * line's names; every other class names only what both lines have, so it loads on either.
+     */
+    @Test
+    void onlyABootLinesAdapterNamesWhatOnlyThatLineHas() {
+        String[] boot4Only = {"org.springframework.boot.data..", "org.springframework.boot.jdbc..",
+                "org.springframework.boot.flyway..", "org.springframework.boot.health..",
+                "org.springframework.boot.micrometer.."};
+        String[] boot35Only = {"org.springframework.boot.autoconfigure.data..", "org.springframework.boot.autoconfigure.jdbc..",
+                "org.springframework.boot.autoconfigure.flyway..", "org.springframework.boot.actuate.health..",
+                "org.springframework.boot.actuate.autoconfigure.health..", "org.springframework.boot.env.."};
+        noClasses().that().resideInAPackage("io.seatlock.lock.autoconfigure..")
+                .and().haveSimpleNameNotStartingWith("Boot4")
+                .should().dependOnClassesThat().resideInAnyPackage(boot4Only)
+                .check(LIBRARY);
+        noClasses().that().resideInAPackage("io.seatlock.lock.autoconfigure..")
+                .and().haveSimpleNameNotStartingWith("Boot3")
+                .should().dependOnClassesThat().resideInAnyPackage(boot35Only)
+                .check(LIBRARY);
+        noClasses().that().resideInAPackage("io.seatlock.lock.autoconfigure..")
+                .and().haveSimpleNameNotStartingWith("Boot4")
+                .should().dependOnClassesThat().haveFullyQualifiedName("org.springframework.boot.EnvironmentPostProcessor")
+                .check(LIBRARY);
+    }
+
     @Test
     void theRedisLockKnowsNoClientLibraryOnlyItsTransportsDo() {
         noClasses().that().resideInAnyPackage("io.seatlock.lock.redis", "io.seatlock.lock.redis.spi")

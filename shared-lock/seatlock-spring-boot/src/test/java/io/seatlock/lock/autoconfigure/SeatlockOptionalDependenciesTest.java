@@ -59,7 +59,7 @@ class SeatlockOptionalDependenciesTest {
                 .hasSingleBean(LockProvider.class).hasSingleBean(LeaderElections.class)
                 .hasSingleBean(FlywayMigrationStrategy.class).hasSingleBean(Fence.class).hasSingleBean(JobSlots.class)
                 .hasSingleBean(MicrometerLockListener.class).hasSingleBean(MigrationGateMetrics.class)
-                .hasSingleBean(SeatlockHealthIndicator.class).hasSingleBean(LocksEndpoint.class));
+                .hasSingleBean(Boot4SeatlockHealthIndicator.class).hasSingleBean(LocksEndpoint.class));
     }
 
     /** Spring Data Redis and Boot's module for it are both gone, as in an application that never added them. */
@@ -78,7 +78,7 @@ class SeatlockOptionalDependenciesTest {
                         + servers.redis().host() + ":" + servers.redis().port())
                 .run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean(SpringRedisEndpoints.class)
-                            .hasSingleBean(LockProvider.class).hasSingleBean(SeatlockHealthIndicator.class);
+                            .hasSingleBean(LockProvider.class).hasSingleBean(Boot4SeatlockHealthIndicator.class);
                     DistributedLock lock = context.getBean(DistributedLock.class);
                     try (LockLease lease = lock.tryAcquire("optional:no-data-redis", Duration.ofSeconds(5),
                             OverlapImpact.WASTED_WORK).orElseThrow()) {
@@ -132,7 +132,7 @@ class SeatlockOptionalDependenciesTest {
     void withoutActuatorThereIsNoHealthIndicatorAndNoEndpoint() {
         everything.withClassLoader(new FilteredClassLoader(HealthIndicator.class, Endpoint.class))
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(DistributedLock.class)
-                        .doesNotHaveBean(SeatlockHealthIndicator.class).doesNotHaveBean(LocksEndpoint.class)
+                        .doesNotHaveBean(Boot4SeatlockHealthIndicator.class).doesNotHaveBean(LocksEndpoint.class)
                         .hasSingleBean(LeaderElections.class));
     }
 
@@ -156,6 +156,6 @@ class SeatlockOptionalDependenciesTest {
         everything.withClassLoader(new FilteredClassLoader(RedisLockClient.class))
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(DistributedLock.class)
                         .doesNotHaveBean(LockProvider.class).doesNotHaveBean(LeaderElections.class)
-                        .doesNotHaveBean(FlywayMigrationStrategy.class).doesNotHaveBean(SeatlockHealthIndicator.class));
+                        .doesNotHaveBean(FlywayMigrationStrategy.class).doesNotHaveBean(Boot4SeatlockHealthIndicator.class));
     }
 }

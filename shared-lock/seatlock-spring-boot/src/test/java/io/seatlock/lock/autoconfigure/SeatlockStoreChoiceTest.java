@@ -61,7 +61,7 @@ class SeatlockStoreChoiceTest {
                     }
                     await().atMost(Duration.ofSeconds(10))
                             .until(() -> context.getBean(LeaderElections.class).get("ops").isLeader());
-                    Health health = context.getBean(SeatlockHealthIndicator.class).health(true);
+                    Health health = context.getBean(Boot4SeatlockHealthIndicator.class).health(true);
                     assertThat(health.getStatus()).isEqualTo(Status.UP);
                     assertThat(health.getDetails()).containsEntry("store", "postgres")
                             .containsEntry("table", "seatlock.leases").containsEntry("instanceId", "replica-3")
@@ -76,7 +76,7 @@ class SeatlockStoreChoiceTest {
                 "spring.data.redis.port=" + servers.redis().port()).run(context -> {
                     assertThat(context).hasNotFailed().hasSingleBean(RedisLockClient.class)
                             .doesNotHaveBean(PostgresLock.class);
-                    Health health = context.getBean(SeatlockHealthIndicator.class).health(true);
+                    Health health = context.getBean(Boot4SeatlockHealthIndicator.class).health(true);
                     assertThat(health.getDetails()).containsEntry("store", "redis");
                 });
         runner.withPropertyValues("spring.data.redis.host=" + servers.redis().host(),

@@ -71,6 +71,19 @@ class SpringRedisClientTimeoutsTest {
         }
     }
 
+    /** A lock timeout the lock refuses is not handed to Spring's client, which would fail first, with no report. */
+    @Test
+    void aLockTimeoutTheLockRefusesIsLeftForTheLocksFailureReport() {
+        int port = LocalServers.redis().port();
+        for (String refused : new String[] {"-1s", "0s", "soon"}) {
+            try (ConfigurableApplicationContext app = start(port, "seatlock.lock.command-timeout=" + refused)) {
+                assertThat(app.getEnvironment().getPropertySources().contains(SpringRedisClientTimeouts.SOURCE))
+                        .as(refused).isFalse();
+                assertThat(connectTimeout(app)).as(refused).isNull();
+            }
+        }
+    }
+
     /**
      * The bounds the README gives for Spring's own client with the starter's default: a call on a connection that
      * goes dark fails at its timeout; a call that must connect first (the application's first, or after the
