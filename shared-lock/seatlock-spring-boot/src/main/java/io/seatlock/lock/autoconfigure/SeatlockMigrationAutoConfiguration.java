@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -97,8 +98,21 @@ public class SeatlockMigrationAutoConfiguration {
                 counter.record(passage);
             }
         });
-        return maker.make(gate, properties, events, System::exit,
+        return maker.make(gate, properties, events, code -> exit(events, code),
                 observations.getIfAvailable(() -> ObservationRegistry.NOOP), lastPassage::get);
+    }
+
+    /**
+     * Ends a migrate-only process. The application context is closed first, on this thread, which is refreshing it:
+     * Spring Boot's shutdown hook then has nothing left to close. Left to the hook, Spring Framework 6.2's close waits
+     * for the refresh this thread will never finish (it is in {@code System.exit}, waiting for the hook): a deadlock
+     * seen on Spring Boot 3.5.
+     */
+    private static void exit(ApplicationEventPublisher context, int code) {
+        if (context instanceof ConfigurableApplicationContext closable) {
+            closable.close();
+        }
+        System.exit(code);
     }
 
     @Configuration(proxyBeanMethods = false)
