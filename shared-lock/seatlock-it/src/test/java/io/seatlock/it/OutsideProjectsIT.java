@@ -2,6 +2,7 @@ package io.seatlock.it;
 
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +42,15 @@ class OutsideProjectsIT {
     private static final Path REPO = Paths.get(System.getProperty("seatlock.it.repo"));
     private static final Path USER_REPO = Paths.get(System.getProperty("seatlock.it.user-repo"));
     private static final String VERSION = System.getProperty("seatlock.it.version");
+    /** The Spring Boot version the projects build on, in place of their parent's; blank for their own. */
+    private static final String BOOT = System.getProperty("seatlock.it.boot", "").trim();
+    /** Properties that line's build needs besides (-Dname=value ...). */
+    private static final String BOOT_ARGS = System.getProperty("seatlock.it.boot-args", "").trim();
+    private static final Pattern BOOT_PARENT = Pattern.compile(
+            "(<artifactId>spring-boot-starter-parent</artifactId>\\s*<version>)[^<]+(</version>)");
+    /** Spring Boot 4's Flyway starter; on 3.5 an application adds Flyway itself, whose auto-configuration Boot has. */
+    private static final Pattern BOOT_4_FLYWAY = Pattern.compile(
+            "<groupId>org.springframework.boot</groupId>(\\s*)<artifactId>spring-boot-starter-flyway</artifactId>");
 
     @BeforeAll
     static void settings() throws IOException {
@@ -68,7 +80,7 @@ class OutsideProjectsIT {
     @AfterAll
     static void dropProjectDatabases() {
         for (String project : List.of("lock-only", "jedis-user", "shedlock-user", "flyway-replicas", "own-writes",
-                "postgres-only")) {
+                "postgres-only", "every-part")) {
             servers.postgres().dropDatabase(database(project));
         }
     }
@@ -77,6 +89,9 @@ class OutsideProjectsIT {
     void aLockOnlyAppWithTheStarterAloneTakesAndReleasesAFencedLock() {
         String output = build("lock-only", Map.of());
         assertThat(output).contains("Tests run: 2, Failures: 0, Errors: 0");
+        if (!BOOT.isEmpty()) {
+            assertThat(output).as("the project built on the line asked for").contains("lock-only ran on Spring Boot " + BOOT);
+        }
         assertThat(keysLeft()).as("the app released its lock").isEmpty();
     }
 
@@ -95,10 +110,12 @@ class OutsideProjectsIT {
         assertThat(keysLeft()).as("the app released its lock").isEmpty();
     }
 
+    /** Its Redis is Spring Data Redis' own ({@code spring.data.redis.url}), and the lock takes it from there. */
     @Test
     void aShedLockUserGetsSeatlocksProviderAndRunsATaskOnce() {
-        String output = build("shedlock-user", Map.of());
-        assertThat(output).contains("Tests run: 1, Failures: 0, Errors: 0");
+        String output = build("shedlock-user", Map.of(), Set.of("SEATLOCK_LOCK_REDIS_URL"));
+        assertThat(output).contains("Tests run: 1, Failures: 0, Errors: 0")
+                .contains("seatlock lock connected to Redis (" + servers.redis().host() + ":" + servers.redis().port());
     }
 
     @Test
@@ -112,9 +129,23 @@ class OutsideProjectsIT {
         assertThat(db.queryForObject("SELECT count(*) FROM accounts", Long.class)).isEqualTo(1);
     }
 
+    /**
+     * Each part of the auto-configuration in one application (Spring Data Redis' settings, PostgreSQL as the store, the
+     * JDBC pieces, Flyway behind the gate, ShedLock, a leader group, health, the locks endpoint, meters and
+     * observations, a failure report, a property no longer read), written with no class that moved between Spring Boot
+     * lines, so that it runs on each.
+     */
+    @Test
+    void everyPartOfTheAutoConfigurationWorksInOneApp() {
+        String output = build("every-part", Map.of(), Set.of("SEATLOCK_LOCK_REDIS_URL"));
+        assertThat(output).contains("Tests run: 10, Failures: 0, Errors: 0");
+        assertThat(keysLeft()).as("every lease released").isEmpty();
+    }
+
     /** Builds this commit's library a second time, elsewhere, and compares every jar byte for byte. */
     @Test
     void aSecondBuildOfTheSameSourcesGivesByteIdenticalLibraryJars() throws IOException {
+        Assumptions.assumeTrue(BOOT.isEmpty(), "the library's jars are the same whichever line the projects build on");
         Path copy = WORK.resolve("rebuild");
         copy(ROOT, copy, Set.of(".git", "target", "bench")); // the repository's sources only
         List<String> modules = List.of("seatlock-api", "seatlock-recipes", "seatlock-redis", "seatlock-redis-jedis",
@@ -168,6 +199,10 @@ class OutsideProjectsIT {
         List<String> command = new ArrayList<>(List.of(ROOT.resolve("mvnw").toString(), "-B", "-ntp", "verify",
                 "-s", WORK.resolve("settings.xml").toString(), "-Dmaven.repo.local=" + REPO,
                 "-Dseatlock.version=" + VERSION));
+        if (!BOOT.isEmpty()) {
+            onBootLine(dir.resolve("pom.xml"));
+            command.addAll(List.of(BOOT_ARGS.split("\\s+")).stream().filter(a -> !a.isEmpty()).toList());
+        }
         String redisUrl = "redis://" + (servers.redis().password() == null ? "" : ":" + servers.redis().password() + "@")
                 + servers.redis().host() + ":" + servers.redis().port();
         Map<String, String> given = new HashMap<>(Map.of(
@@ -180,6 +215,25 @@ class OutsideProjectsIT {
         given.putAll(extraEnv);
         given.keySet().removeAll(leftOut);
         return run(dir, command, given);
+    }
+
+    /**
+     * Puts the project on the Spring Boot line asked for, as its user would: its parent's version is that line's, and on
+     * 3.5 Flyway's own artifact stands where Boot 4 has a Flyway starter.
+     */
+    private static void onBootLine(Path pom) {
+        try {
+            String text = Files.readString(pom);
+            Matcher parent = BOOT_PARENT.matcher(text);
+            assertThat(parent.find()).as("%s has Spring Boot's parent", pom).isTrue();
+            text = parent.replaceFirst("$1" + Matcher.quoteReplacement(BOOT) + "$2");
+            if (BOOT.startsWith("3.")) {
+                text = BOOT_4_FLYWAY.matcher(text).replaceAll("<groupId>org.flywaydb</groupId>$1<artifactId>flyway-core</artifactId>");
+            }
+            Files.writeString(pom, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Runs a Maven build in {@code dir} with a clean environment plus {@code env}; fails unless it passes. */

@@ -5,6 +5,7 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.OverlapImpact;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.test.context.SpringBootTest;
 
 import java.time.Duration;
@@ -37,6 +38,7 @@ class LockOnlyApplicationTest {
 
     @Test
     void theStarterBroughtNoFrameworkTheAppDidNotAskFor() {
+        System.out.println("lock-only ran on Spring Boot " + SpringBootVersion.getVersion()); // read by OutsideProjectsIT
         for (String absent : new String[] {"org.springframework.data.redis.core.RedisTemplate",
                 "org.springframework.jdbc.core.JdbcTemplate", "net.javacrumbs.shedlock.core.LockProvider",
                 "org.flywaydb.core.Flyway", "io.micrometer.core.instrument.MeterRegistry",

@@ -1,0 +1,2 @@
+CREATE TABLE parts (name text PRIMARY KEY);
+INSERT INTO parts VALUES ('gate');
