@@ -574,20 +574,31 @@ public final class BenchMain {
                 + "Lettuce; %d forks x 4 x 3 s per figure (after 2 x 2 s warm-up); ± is JMH's 99.9 %% confidence "
                 + "half-width. Observed: `LockObservations.wrap` and its listener on an `ObservationRegistry` with no "
                 + "handler, as the starter wires it when the application has a registry but no tracing or metrics "
-                + "handler.%n%n| threads | plain | observed | observed / plain |%n|---|---|---|---|%n", FORKS));
+                + "handler. Metered: the lock an application with the starter, Actuator and `micrometer-registry-prometheus` "
+                + "gets (a Spring Boot context of those auto-configurations alone): the observed lock, its observations "
+                + "timed into the Prometheus registry, the store's meters registered at zero.%n%n"
+                + "| threads | plain | observed | metered | observed / plain | metered / plain |%n|---|---|---|---|---|---|%n",
+                FORKS));
         double plainPairsPerSecond = 0;
+        double meteredPairsPerSecond = 0;
         for (int threads : new int[] {1, 8}) {
             Map<String, Figure> byImpl = new LinkedHashMap<>();
-            for (RunResult r : jmh(threads, List.of("SHARED_LOCK", "SHARED_LOCK_OBSERVED"), Mode.Throughput, false)) {
+            for (RunResult r : jmh(threads, List.of("SHARED_LOCK", "SHARED_LOCK_OBSERVED", "SHARED_LOCK_METERED"),
+                    Mode.Throughput, false)) {
                 byImpl.put(r.getParams().getParam("impl"), Figure.of(r.getPrimaryResult(), 1e6));
             }
             if (threads == 1) {
                 plainPairsPerSecond = byImpl.get("SHARED_LOCK").mean();
+                meteredPairsPerSecond = byImpl.get("SHARED_LOCK_METERED").mean();
             }
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s |%n", threads, byImpl.get("SHARED_LOCK").show("%.0f"),
-                    byImpl.get("SHARED_LOCK_OBSERVED").show("%.0f"),
-                    ratio(byImpl.get("SHARED_LOCK_OBSERVED"), byImpl.get("SHARED_LOCK"))));
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s |%n", threads,
+                    byImpl.get("SHARED_LOCK").show("%.0f"), byImpl.get("SHARED_LOCK_OBSERVED").show("%.0f"),
+                    byImpl.get("SHARED_LOCK_METERED").show("%.0f"),
+                    ratio(byImpl.get("SHARED_LOCK_OBSERVED"), byImpl.get("SHARED_LOCK")),
+                    ratio(byImpl.get("SHARED_LOCK_METERED"), byImpl.get("SHARED_LOCK"))));
         }
+        md.append(String.format(Locale.ROOT, "%nAt 1 thread a metered pair takes %.1f µs against %.1f µs plain.%n",
+                1e6 / meteredPairsPerSecond, 1e6 / plainPairsPerSecond));
         OptionsBuilder overhead = new OptionsBuilder();
         overhead.include(ObservedOverhead.class.getName() + ".acquireRelease").threads(1).forks(FORKS)
                 .warmupIterations(3).warmupTime(TimeValue.seconds(1))

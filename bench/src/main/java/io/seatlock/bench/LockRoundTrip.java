@@ -60,14 +60,14 @@ import java.util.concurrent.locks.Lock;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class LockRoundTrip {
 
-    public enum Impl { RAW_LETTUCE, RAW_JEDIS, RAW_JEDIS_POOLED, SHARED_LOCK, SHARED_LOCK_OBSERVED, SHARED_LOCK_JEDIS, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
+    public enum Impl { RAW_LETTUCE, RAW_JEDIS, RAW_JEDIS_POOLED, SHARED_LOCK, SHARED_LOCK_OBSERVED, SHARED_LOCK_METERED, SHARED_LOCK_JEDIS, SHEDLOCK, SHEDLOCK_SAFE, REDISSON_RLOCK, REDISSON_FENCED, SPRING_INTEGRATION }
 
     /** One acquire+release; false if either step did not do what it should. */
     interface Locker extends AutoCloseable {
         boolean acquireRelease(String key) throws Exception;
     }
 
-    @Param({"RAW_LETTUCE", "RAW_JEDIS", "RAW_JEDIS_POOLED", "SHARED_LOCK", "SHARED_LOCK_OBSERVED", "SHARED_LOCK_JEDIS", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
+    @Param({"RAW_LETTUCE", "RAW_JEDIS", "RAW_JEDIS_POOLED", "SHARED_LOCK", "SHARED_LOCK_OBSERVED", "SHARED_LOCK_METERED", "SHARED_LOCK_JEDIS", "SHEDLOCK", "SHEDLOCK_SAFE", "REDISSON_RLOCK", "REDISSON_FENCED",
             "SPRING_INTEGRATION"})
     public Impl impl;
 
@@ -152,6 +152,19 @@ public class LockRoundTrip {
             REFUSED.incrementAndGet();
         }
         return acquired;
+    }
+
+    /** The metrics, observation and lock auto-configurations alone, for {@link Impl#SHARED_LOCK_METERED}. */
+    @org.springframework.boot.autoconfigure.ImportAutoConfiguration({
+            org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration.class,
+            org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration.class,
+            org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration.class,
+            org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration.class,
+            io.seatlock.lock.autoconfigure.SeatlockMetricsAutoConfiguration.class,
+            io.seatlock.lock.autoconfigure.SeatlockLockAutoConfiguration.class,
+            io.seatlock.lock.autoconfigure.SeatlockObservationAutoConfiguration.class})
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    static class MeteredApp {
     }
 
     static Locker create(Impl impl, RedisServer redis) {
@@ -245,6 +258,27 @@ public class LockRoundTrip {
 
                     public void close() {
                         client.close();
+                    }
+                };
+            }
+            case SHARED_LOCK_METERED: {
+                // The lock as the starter gives it to an application with Actuator and a Prometheus registry: the
+                // store's meters registered at zero, observations timed by the registry, the observed lock as @Primary.
+                org.springframework.context.ConfigurableApplicationContext app =
+                        new org.springframework.boot.builder.SpringApplicationBuilder(MeteredApp.class)
+                                .web(org.springframework.boot.WebApplicationType.NONE)
+                                .run("--seatlock.lock.redis-url=" + url, "--seatlock.lock.key-prefix=bench-slm:",
+                                        "--spring.main.banner-mode=off", "--logging.level.root=WARN");
+                io.seatlock.lock.DistributedLock lock = app.getBean(io.seatlock.lock.DistributedLock.class);
+                app.getBean(io.micrometer.prometheusmetrics.PrometheusMeterRegistry.class); // there, or this fails
+                return new Locker() {
+                    public boolean acquireRelease(String key) {
+                        return lock.tryAcquire(key, LEASE, OverlapImpact.WASTED_WORK)
+                                .map(l -> l.release() == ReleaseOutcome.RELEASED).orElse(false);
+                    }
+
+                    public void close() {
+                        app.close();
                     }
                 };
             }
