@@ -87,6 +87,13 @@ public class SeatlockPostgresLockAutoConfiguration {
                     + "PostgreSQL they share (with spring-boot-starter-jdbc); or set seatlock.lock.enabled=false and "
                     + "define a DistributedLock bean of your own.", null);
         }
+        String kind = SpringDatabase.kindOf(details.jdbcUrl());
+        if (!kind.equals(SpringDatabase.POSTGRESQL)) {
+            throw new InvalidSeatlockConfigurationException("The seatlock lock's store is PostgreSQL, but the "
+                    + "application's database (spring.datasource.url) is " + kind + ".", "Set seatlock.lock.redis-url (or "
+                    + "spring.data.redis.host) to the Redis every replica shares, or spring.datasource.url to a PostgreSQL "
+                    + "database; or set seatlock.lock.enabled=false and define a DistributedLock bean of your own.", null);
+        }
         if (!ClassUtils.isPresent(HIKARI, getClass().getClassLoader())) {
             throw new InvalidSeatlockConfigurationException("The seatlock lock on PostgreSQL needs a pool of its own, "
                     + "made with HikariCP (com.zaxxer:HikariCP), which is not on the class path.",

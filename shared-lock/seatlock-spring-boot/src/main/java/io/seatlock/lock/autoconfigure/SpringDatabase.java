@@ -2,6 +2,8 @@ package io.seatlock.lock.autoconfigure;
 
 import org.jspecify.annotations.Nullable;
 
+import java.util.Locale;
+
 /**
  * Where the application's own database is, as Spring Boot's {@code JdbcConnectionDetails} say (a class of another name
  * on each Boot line): {@code spring.datasource.*}, or a service connection's.
@@ -17,6 +19,24 @@ final class SpringDatabase {
         this.username = username;
         this.password = password;
     }
+
+    /**
+     * The database a JDBC URL names: {@code postgresql}, {@code mysql}, {@code mariadb}, ... ({@code postgresql} also
+     * behind a wrapper's prefix, as in Testcontainers' {@code jdbc:tc:postgresql:}).
+     */
+    static String kindOf(String jdbcUrl) {
+        String url = jdbcUrl.trim().toLowerCase(Locale.ROOT);
+        if (!url.startsWith("jdbc:")) {
+            return "not a JDBC URL";
+        }
+        if (url.contains(":postgresql:")) {
+            return POSTGRESQL;
+        }
+        int end = url.indexOf(':', 5);
+        return end > 5 ? url.substring(5, end) : "not a JDBC URL";
+    }
+
+    static final String POSTGRESQL = "postgresql";
 
     String jdbcUrl() {
         return jdbcUrl;

@@ -1,0 +1,61 @@
+package io.seatlock.lock.autoconfigure;
+
+import io.seatlock.localservers.IsolatedServers;
+import io.seatlock.lock.DistributedLock;
+import io.seatlock.lock.Fence;
+import io.seatlock.lock.slots.JobSlots;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An application whose database is not PostgreSQL (MariaDB here, by its URL alone: nothing connects) gets no bean
+ * whose SQL is PostgreSQL's: no fence, no job slots; the lock itself stays on Redis. Asking for the PostgreSQL store on
+ * it stops start-up with a report that names the database, not its URL.
+ */
+class OtherDatabaseTest {
+
+    @RegisterExtension
+    static final IsolatedServers servers = new IsolatedServers("OtherDatabaseTest");
+
+    private static final String MARIADB = "jdbc:mariadb://127.0.0.1:3306/seatlock_never_used?password=marker-pw";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JdbcTemplateAutoConfiguration.class,
+                    DataRedisAutoConfiguration.class, SeatlockLockAutoConfiguration.class,
+                    SeatlockPostgresLockAutoConfiguration.class, SeatlockJdbcAutoConfiguration.class))
+            .withPropertyValues("spring.datasource.url=" + MARIADB, "spring.data.redis.host=" + servers.redis().host(),
+                    "spring.data.redis.port=" + servers.redis().port(), "seatlock.lock.key-prefix=" + servers.keyPrefix());
+
+    @Test
+    void onMariaDbNoFenceAndNoJobSlotsAreRegisteredAndTheLockIsRedis() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(DistributedLock.class)
+                    .doesNotHaveBean(Fence.class).doesNotHaveBean(JobSlots.class);
+            assertThat(context.getBean(DistributedLock.class).getClass().getSimpleName()).isEqualTo("RedisLockClient");
+        });
+    }
+
+    @Test
+    void onPostgresqlBothAreThere() {
+        runner.withPropertyValues("spring.datasource.url=" + servers.jdbcUrl(),
+                        "spring.datasource.username=" + servers.postgres().user(),
+                        "spring.datasource.password=" + servers.postgres().password())
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(Fence.class).hasSingleBean(JobSlots.class));
+    }
+
+    @Test
+    void thePostgresqlStoreOnMariaDbIsAReportNamingTheDatabase() {
+        runner.withPropertyValues("seatlock.lock.store=postgres").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(new InvalidSeatlockConfigurationFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+                    .contains("spring.datasource.url) is mariadb").doesNotContain("marker-pw");
+        });
+    }
+}
