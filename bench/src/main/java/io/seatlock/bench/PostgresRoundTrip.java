@@ -73,6 +73,10 @@ public class PostgresRoundTrip {
     }
 
     static HikariDataSource pool(String name) {
+        return pool(name, POOL);
+    }
+
+    static HikariDataSource pool(String name, int size) {
         PostgresServer postgres = LocalServers.postgres();
         postgres.ensureDatabase(DATABASE);
         HikariConfig config = new HikariConfig();
@@ -80,7 +84,7 @@ public class PostgresRoundTrip {
         config.setJdbcUrl(postgres.jdbcUrl(DATABASE));
         config.setUsername(postgres.user());
         config.setPassword(postgres.password());
-        config.setMaximumPoolSize(POOL);
+        config.setMaximumPoolSize(size);
         config.setConnectionTimeout(2_000);
         return new HikariDataSource(config);
     }
