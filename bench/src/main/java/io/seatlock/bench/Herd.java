@@ -168,49 +168,36 @@ final class Herd {
                 + "| lock | waiters | hand-overs/s | wait p50 / p99 / max ms | store ops per hand-over | store CPU µs per "
                 + "hand-over | acquires per thread (min-max) | starved threads |%n|---|---|---|---|---|---|---|---|%n",
                 CLIENTS, MAX_WAIT.toSeconds(), length.toSeconds()));
-        int[] crowd = {1, 10, 100, 500};
         try (OwnedRedis redis = new OwnedRedis()) {
             RedisServer server = redis.server();
             StoreMeter redisMeter = () -> new long[] {server.commandCalls().values().stream().mapToLong(Long::longValue).sum(),
                     redisCpuMicros(server)};
-            for (int waiters : crowd) {
-                List<Client> clients = seatlockRedis(server);
-                try {
-                    md.append(round("seatlock `RedisLockClient` (Lettuce)", clients, redisMeter, waiters, length).markdown());
-                } finally {
-                    closeAll(clients);
-                }
-            }
-            for (boolean fair : new boolean[] {false, true}) {
-                for (int waiters : crowd) {
-                    List<Client> clients = redisson(server, fair);
-                    try {
-                        md.append(round(fair ? "Redisson `RFairLock`" : "Redisson `RLock`", clients, redisMeter, waiters,
-                                length).markdown());
-                    } finally {
-                        closeAll(clients);
-                    }
-                }
-            }
+            crowds(md, "seatlock `RedisLockClient` (Lettuce)", () -> seatlockRedis(server), redisMeter, length);
+            crowds(md, "Redisson `RLock`", () -> redisson(server, false), redisMeter, length);
+            crowds(md, "Redisson `RFairLock`", () -> redisson(server, true), redisMeter, length);
         }
         StoreMeter postgresMeter = Herd::postgresCounters;
-        for (int waiters : crowd) {
-            List<Client> clients = seatlockPostgres();
-            try {
-                md.append(round("seatlock `PostgresLock`", clients, postgresMeter, waiters, length).markdown());
-            } finally {
-                closeAll(clients);
-            }
-        }
-        for (int waiters : crowd) {
-            List<Client> clients = springIntegration();
-            try {
-                md.append(round("Spring Integration `JdbcLockRegistry`", clients, postgresMeter, waiters, length).markdown());
-            } finally {
-                closeAll(clients);
-            }
-        }
+        crowds(md, "seatlock `PostgresLock`", Herd::seatlockPostgres, postgresMeter, length);
+        crowds(md, "Spring Integration `JdbcLockRegistry`", Herd::springIntegration, postgresMeter, length);
         return md.toString();
+    }
+
+    /** Ten fresh clients of one lock. */
+    interface Clients {
+        List<Client> make() throws Exception;
+    }
+
+    /** One lock at each crowd size, on clients made anew for each. */
+    private static void crowds(StringBuilder md, String lock, Clients make, StoreMeter meter, Duration length)
+            throws Exception {
+        for (int waiters : new int[] {1, 10, 100, 500}) {
+            List<Client> clients = make.make();
+            try {
+                md.append(round(lock, clients, meter, waiters, length).markdown());
+            } finally {
+                closeAll(clients);
+            }
+        }
     }
 
     private static void closeAll(List<? extends Client> clients) throws Exception {

@@ -167,6 +167,20 @@ public class LockRoundTrip {
     static class MeteredApp {
     }
 
+    /** seatlock's pair: a lease taken and released, on whichever lock; {@code close} ends what the lock runs on. */
+    private static Locker seatlock(io.seatlock.lock.DistributedLock lock, Runnable close) {
+        return new Locker() {
+            public boolean acquireRelease(String key) {
+                return lock.tryAcquire(key, LEASE, OverlapImpact.WASTED_WORK)
+                        .map(l -> l.release() == ReleaseOutcome.RELEASED).orElse(false);
+            }
+
+            public void close() {
+                close.run();
+            }
+        };
+    }
+
     static Locker create(Impl impl, RedisServer redis) {
         String url = "redis://" + redis.host() + ":" + redis.port();
         switch (impl) {
@@ -249,17 +263,7 @@ public class LockRoundTrip {
                                 impl == Impl.SHARED_LOCK_OBSERVED ? observations.listener() : LockListener.NOOP)
                         : RedisLockClient.over(JedisTransport.standalone(new HostAndPort(redis.host(), redis.port()),
                                 DefaultJedisClientConfig.builder().build(), RedisTimeouts.of(Duration.ofSeconds(2))), settings, LockListener.NOOP);
-                io.seatlock.lock.DistributedLock lock = impl == Impl.SHARED_LOCK_OBSERVED ? observations.wrap(client) : client;
-                return new Locker() {
-                    public boolean acquireRelease(String key) {
-                        return lock.tryAcquire(key, LEASE, OverlapImpact.WASTED_WORK)
-                                .map(l -> l.release() == ReleaseOutcome.RELEASED).orElse(false);
-                    }
-
-                    public void close() {
-                        client.close();
-                    }
-                };
+                return seatlock(impl == Impl.SHARED_LOCK_OBSERVED ? observations.wrap(client) : client, client::close);
             }
             case SHARED_LOCK_METERED: {
                 // The lock as the starter gives it to an application with Actuator and a Prometheus registry: the
@@ -269,18 +273,8 @@ public class LockRoundTrip {
                                 .web(org.springframework.boot.WebApplicationType.NONE)
                                 .run("--seatlock.lock.redis-url=" + url, "--seatlock.lock.key-prefix=bench-slm:",
                                         "--spring.main.banner-mode=off", "--logging.level.root=WARN");
-                io.seatlock.lock.DistributedLock lock = app.getBean(io.seatlock.lock.DistributedLock.class);
                 app.getBean(io.micrometer.prometheusmetrics.PrometheusMeterRegistry.class); // there, or this fails
-                return new Locker() {
-                    public boolean acquireRelease(String key) {
-                        return lock.tryAcquire(key, LEASE, OverlapImpact.WASTED_WORK)
-                                .map(l -> l.release() == ReleaseOutcome.RELEASED).orElse(false);
-                    }
-
-                    public void close() {
-                        app.close();
-                    }
-                };
+                return seatlock(app.getBean(io.seatlock.lock.DistributedLock.class), app::close);
             }
             case SHEDLOCK:
             case SHEDLOCK_SAFE: {
