@@ -1,29 +1,20 @@
 package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.redis.RedisEndpoints;
-import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
 import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
 import org.springframework.core.env.Environment;
 
 /** Spring Data Redis' settings as Spring Boot 3.5 keeps them (its SSL bundle on each topology, not on the details). */
-final class Boot3RedisEndpoints extends SpringRedisEndpoints {
+final class Boot3RedisEndpoints extends SpringRedisEndpoints<RedisConnectionDetails> {
 
-    private final ObjectProvider<RedisConnectionDetails> details;
     private final ObjectProvider<RedisProperties> properties;
 
     Boot3RedisEndpoints(ObjectProvider<RedisConnectionDetails> details, ObjectProvider<RedisProperties> properties,
                         Environment environment) {
-        super(environment);
-        this.details = details;
+        super(details, environment);
         this.properties = properties;
-    }
-
-    @Override
-    @Nullable Class<?> detailsType() {
-        RedisConnectionDetails spring = details.getIfAvailable();
-        return spring == null ? null : spring.getClass();
     }
 
     @Override

@@ -1,29 +1,20 @@
 package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.redis.RedisEndpoints;
-import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.core.env.Environment;
 
 /** Spring Data Redis' settings as Spring Boot 4 keeps them. */
-final class Boot4RedisEndpoints extends SpringRedisEndpoints {
+final class Boot4RedisEndpoints extends SpringRedisEndpoints<DataRedisConnectionDetails> {
 
-    private final ObjectProvider<DataRedisConnectionDetails> details;
     private final ObjectProvider<DataRedisProperties> properties;
 
     Boot4RedisEndpoints(ObjectProvider<DataRedisConnectionDetails> details, ObjectProvider<DataRedisProperties> properties,
                         Environment environment) {
-        super(environment);
-        this.details = details;
+        super(details, environment);
         this.properties = properties;
-    }
-
-    @Override
-    @Nullable Class<?> detailsType() {
-        DataRedisConnectionDetails spring = details.getIfAvailable();
-        return spring == null ? null : spring.getClass();
     }
 
     @Override

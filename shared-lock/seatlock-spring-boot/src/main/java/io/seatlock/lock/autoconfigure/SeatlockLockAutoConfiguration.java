@@ -66,7 +66,7 @@ public class SeatlockLockAutoConfiguration {
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(DistributedLock.class)
-    RedisLockClient distributedLock(SeatlockLockProperties properties, ObjectProvider<SpringRedisEndpoints> springRedis,
+    RedisLockClient distributedLock(SeatlockLockProperties properties, ObjectProvider<SpringRedisEndpoints<?>> springRedis,
                                     ObjectProvider<LockListener> listeners, Environment environment,
                                     ResourceLoader resources) {
         RedisLockSettings settings = checked("seatlock.lock", FIX_THE_VALUE, () -> settingsOf(properties));
@@ -153,7 +153,7 @@ public class SeatlockLockAutoConfiguration {
                 .withReplicas(properties.replication().replicas(), properties.replication().timeout());
     }
 
-    private static RedisEndpoints endpoints(SeatlockLockProperties properties, SpringRedisEndpoints springRedis) {
+    private static RedisEndpoints endpoints(SeatlockLockProperties properties, SpringRedisEndpoints<?> springRedis) {
         if (!properties.clusterNodes().isEmpty()) {
             return checked("seatlock.lock.cluster-nodes", "Give each seed as host:port, or as "
                     + "redis://user:password@host:port (rediss:// for TLS), the same login on every seed.",
@@ -181,7 +181,7 @@ public class SeatlockLockAutoConfiguration {
     @ConditionalOnClass(name = "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails")
     static class Boot4SpringRedis {
         @Bean
-        SpringRedisEndpoints seatlockSpringRedisEndpoints(
+        SpringRedisEndpoints<?> seatlockSpringRedisEndpoints(
                 ObjectProvider<org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails> details,
                 ObjectProvider<org.springframework.boot.data.redis.autoconfigure.DataRedisProperties> properties,
                 Environment environment) {
@@ -194,7 +194,7 @@ public class SeatlockLockAutoConfiguration {
     @ConditionalOnClass(name = "org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails")
     static class Boot3SpringRedis {
         @Bean
-        SpringRedisEndpoints seatlockSpringRedisEndpoints(
+        SpringRedisEndpoints<?> seatlockSpringRedisEndpoints(
                 ObjectProvider<org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails> details,
                 ObjectProvider<org.springframework.boot.autoconfigure.data.redis.RedisProperties> properties,
                 Environment environment) {

@@ -10,6 +10,8 @@ import java.util.Locale;
  */
 final class SpringDatabase {
 
+    static final String POSTGRESQL = "postgresql";
+
     private final String jdbcUrl;
     private final @Nullable String username;
     private final @Nullable String password;
@@ -35,8 +37,6 @@ final class SpringDatabase {
         int end = url.indexOf(':', 5);
         return end > 5 ? url.substring(5, end) : "not a JDBC URL";
     }
-
-    static final String POSTGRESQL = "postgresql";
 
     String jdbcUrl() {
         return jdbcUrl;

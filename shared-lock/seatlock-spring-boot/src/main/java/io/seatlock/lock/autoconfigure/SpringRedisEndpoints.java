@@ -2,6 +2,7 @@ package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.redis.RedisEndpoints;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.core.env.Environment;
 
@@ -13,8 +14,10 @@ import java.util.List;
  * and the Redis health check then talk to one server, with TLS whenever the application's client uses it. Asked only
  * then, so an application that sets {@code seatlock.lock.redis-url} never needs a {@code spring.data.redis.*} setting.
  * Spring Boot 3.5 and 4.x keep these settings in classes of different names; a subclass per line reads them.
+ *
+ * @param <D> the line's connection details
  */
-abstract class SpringRedisEndpoints {
+abstract class SpringRedisEndpoints<D> {
 
     private static final List<String> SPRING_REDIS_LOCATIONS = List.of("spring.data.redis.host",
             "spring.data.redis.url", "spring.data.redis.sentinel.nodes", "spring.data.redis.cluster.nodes");
@@ -22,14 +25,14 @@ abstract class SpringRedisEndpoints {
     static final List<String> FROM_PROPERTIES = List.of("PropertiesDataRedisConnectionDetails",
             "PropertiesRedisConnectionDetails");
 
+    /** Boot's connection details, where the application has any. */
+    final ObjectProvider<D> details;
     private final Environment environment;
 
-    SpringRedisEndpoints(Environment environment) {
+    SpringRedisEndpoints(ObjectProvider<D> details, Environment environment) {
+        this.details = details;
         this.environment = environment;
     }
-
-    /** The type of Boot's connection details, or null where the application has none. */
-    abstract @Nullable Class<?> detailsType();
 
     /** Spring's Redis, read from Boot's connection details, where {@link #configured()}. */
     abstract RedisEndpoints endpoints();
@@ -40,8 +43,8 @@ abstract class SpringRedisEndpoints {
      * would lock on a Redis of its own, which is no lock.
      */
     final boolean configured() {
-        Class<?> type = detailsType();
-        return type != null && (!FROM_PROPERTIES.contains(type.getSimpleName())
+        D spring = details.getIfAvailable();
+        return spring != null && (!FROM_PROPERTIES.contains(spring.getClass().getSimpleName())
                 || SPRING_REDIS_LOCATIONS.stream().anyMatch(environment::containsProperty));
     }
 
