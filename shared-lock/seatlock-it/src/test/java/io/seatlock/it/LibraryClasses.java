@@ -14,7 +14,8 @@ final class LibraryClasses {
 
     /** The published modules that have classes (the BOM and the starter have none). */
     static final List<String> MODULES = List.of("seatlock-api", "seatlock-recipes", "seatlock-redis",
-            "seatlock-redis-lettuce", "seatlock-redis-jedis", "seatlock-jdbc", "seatlock-postgres", "seatlock-micrometer",
+            "seatlock-redis-lettuce", "seatlock-redis-jedis", "seatlock-jdbc", "seatlock-jdbc-internal", "seatlock-postgres",
+            "seatlock-mysql", "seatlock-micrometer",
             "seatlock-shedlock",
             "seatlock-spring-boot",
             "seatlock-test");

@@ -1,11 +1,13 @@
 package io.seatlock.lock.postgres;
 
+import io.seatlock.lock.internal.jdbc.LeaseTableDialect;
 import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -18,15 +20,16 @@ import java.util.Set;
  * while it has an owner and its expiry is ahead. A grant waits for guarded writes of the previous holder at most the
  * call bound ({@code lock_timeout}, set for the statement alone).
  */
-final class LeaseStatements {
+final class LeaseStatements implements LeaseTableDialect {
 
-    /** What a grant found when it was not granted. */
-    record Refusal(boolean decided, @Nullable Duration busyFor) {
-    }
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+    private static final String UNDEFINED_TABLE = "42P01";
+    private static final String UNDEFINED_OBJECT_PREFIX = "42P";
 
     private static final String LIVE = "owner_token IS NOT NULL AND expires_at > clock_timestamp()";
     private static final String MILLIS = "?::bigint * interval '1 millisecond'";
 
+    private final String table;
     private final String channel;
     private final String grant;
     private final String refusal;
@@ -40,6 +43,7 @@ final class LeaseStatements {
     private final String namesIn;
 
     LeaseStatements(String table) {
+        this.table = table;
         this.channel = table.replace('.', '_') + "_released";
         this.grant = "WITH bound AS MATERIALIZED (SELECT set_config('lock_timeout', ?, true)) "
                 + "INSERT INTO " + table + " AS l (name, owner_token, holder, fencing_token, expires_at) "
@@ -81,8 +85,44 @@ final class LeaseStatements {
         return channel;
     }
 
-    /** The new grant's fencing token, or empty if the lock is held (or decided, when asked). */
-    OptionalLong grant(Connection c, String name, String owner, String holderName, Duration ttl, boolean unlessDecided,
+    @Override
+    public String storeName() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public void createTable(Connection connection) throws SQLException {
+        LeaseTable.create(connection, table);
+    }
+
+    @Override
+    public boolean isRowWaitTimeout(SQLException e) {
+        return LOCK_NOT_AVAILABLE.equals(e.getSQLState());
+    }
+
+    @Override
+    public boolean isBrokenConnection(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.equals("57P01"))
+                && !(e instanceof SQLTransientConnectionException);
+    }
+
+    @Override
+    public boolean isMissingTable(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return UNDEFINED_TABLE.equals(state) || state.startsWith(UNDEFINED_OBJECT_PREFIX) && e.getMessage() != null
+                && e.getMessage().contains(table);
+    }
+
+    @Override
+    public String missingTableAdvice() {
+        return "the lease table '" + table + "' (or its sequence " + table + "_tokens) does not exist; create it with "
+                + PostgresLock.DDL_RESOURCE + " before the application starts, or let the lock create it "
+                + "(PostgresLock.createTable; the Spring Boot starter does unless told not to)";
+    }
+
+    @Override
+    public OptionalLong grant(Connection c, String name, String owner, String holderName, Duration ttl, boolean unlessDecided,
                        Duration lockWait) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(grant)) {
             s.setString(1, Math.max(1, lockWait.toMillis()) + "ms");
@@ -98,7 +138,8 @@ final class LeaseStatements {
         }
     }
 
-    Refusal refusal(Connection c, String name) throws SQLException {
+    @Override
+    public Refusal refusal(Connection c, String name) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(refusal)) {
             s.setString(1, name);
             try (ResultSet rs = s.executeQuery()) {
@@ -111,8 +152,8 @@ final class LeaseStatements {
         }
     }
 
-    /** Sets the lease's expiry to {@code ttl} from now if it is still live and ours. */
-    boolean extend(Connection c, String name, String owner, Duration ttl) throws SQLException {
+    @Override
+    public boolean extend(Connection c, String name, String owner, Duration ttl) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(extend)) {
             s.setLong(1, ttl.toMillis());
             s.setString(2, name);
@@ -122,7 +163,8 @@ final class LeaseStatements {
     }
 
     /** Ends the lease if it is still live and ours, telling waiters if one marked it. */
-    boolean release(Connection c, String name, String owner) throws SQLException {
+    @Override
+    public boolean release(Connection c, String name, String owner) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(release)) {
             s.setString(1, name);
             s.setString(2, owner);
@@ -132,8 +174,8 @@ final class LeaseStatements {
         }
     }
 
-    /** Leaves the decided marker whatever the lease's state, and ends the lease if it is still live and ours. */
-    boolean releaseDecided(Connection c, String name, String owner, Duration keepMarkerFor) throws SQLException {
+    @Override
+    public boolean releaseDecided(Connection c, String name, String owner, Duration keepMarkerFor) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(releaseDecided)) {
             s.setString(1, owner);
             s.setString(2, name);
@@ -153,7 +195,8 @@ final class LeaseStatements {
         }
     }
 
-    OptionalLong remainingMillis(Connection c, String name) throws SQLException {
+    @Override
+    public OptionalLong remainingMillis(Connection c, String name) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(remaining)) {
             s.setString(1, name);
             try (ResultSet rs = s.executeQuery()) {
@@ -162,7 +205,8 @@ final class LeaseStatements {
         }
     }
 
-    @Nullable String holder(Connection c, String name) throws SQLException {
+    @Override
+    public @Nullable String holder(Connection c, String name) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(holder)) {
             s.setString(1, name);
             try (ResultSet rs = s.executeQuery()) {
@@ -171,14 +215,16 @@ final class LeaseStatements {
         }
     }
 
-    Set<String> heldNames(Connection c, String namePrefix) throws SQLException {
+    @Override
+    public Set<String> heldNames(Connection c, String namePrefix) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(namesLike)) {
             s.setString(1, namePrefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
             return names(s);
         }
     }
 
-    Set<String> held(Connection c, Collection<String> names) throws SQLException {
+    @Override
+    public Set<String> held(Connection c, Collection<String> names) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(namesIn)) {
             s.setArray(1, c.createArrayOf("text", names.toArray()));
             return names(s);

@@ -3,6 +3,7 @@ package io.seatlock.lock.postgres;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -13,26 +14,23 @@ final class LeaseTable {
     }
 
     /** Creates the table, its schema and sequence if missing, one replica at a time, and raises the sequence. */
-    static void create(PostgresCalls calls, String table) {
+    static void create(Connection connection, String table) throws SQLException {
         String ddl = ddl(table);
-        calls.call("schema", connection -> {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
-            try (Statement s = connection.createStatement()) {
-                // CREATE ... IF NOT EXISTS is not safe against itself: replicas starting together take turns
-                s.execute("SELECT pg_advisory_xact_lock(hashtext('" + table + "'))");
-                s.execute(ddl);
-                s.execute("SELECT setval('" + table + "_tokens', m) FROM (SELECT max(fencing_token) AS m FROM " + table
-                        + ") t WHERE m > (SELECT last_value FROM " + table + "_tokens)");
-                connection.commit();
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(autoCommit);
-            }
-            return null;
-        });
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try (Statement s = connection.createStatement()) {
+            // CREATE ... IF NOT EXISTS is not safe against itself: replicas starting together take turns
+            s.execute("SELECT pg_advisory_xact_lock(hashtext('" + table + "'))");
+            s.execute(ddl);
+            s.execute("SELECT setval('" + table + "_tokens', m) FROM (SELECT max(fencing_token) AS m FROM " + table
+                    + ") t WHERE m > (SELECT last_value FROM " + table + "_tokens)");
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
+        }
     }
 
     /** The shipped DDL with the table's (and its schema's, sequence's and constraint's) name put in. */

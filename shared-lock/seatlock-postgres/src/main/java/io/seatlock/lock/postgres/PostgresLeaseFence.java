@@ -5,17 +5,10 @@ import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.StaleFencingTokenException;
-import io.seatlock.lock.internal.FenceChecks;
-import io.seatlock.lock.spi.LockListeners;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.seatlock.lock.internal.jdbc.LeaseRowFence;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -33,11 +26,7 @@ import java.util.Objects;
  */
 public final class PostgresLeaseFence implements Fence {
 
-    private static final Logger log = LoggerFactory.getLogger(PostgresLeaseFence.class);
-
-    private final String guard;
-    private final String current;
-    private final LockListener listener;
+    private final LeaseRowFence fence;
 
     /**
      * A fence on the lease table of {@code settings}.
@@ -47,11 +36,10 @@ public final class PostgresLeaseFence implements Fence {
      */
     public PostgresLeaseFence(PostgresLockSettings settings, LockListener listener) {
         String table = Objects.requireNonNull(settings, "settings").table();
-        this.listener = LockListeners.guarded(List.of(Objects.requireNonNull(listener, "listener")));
-        this.guard = "SELECT 1 FROM " + table + " WHERE name = ? AND fencing_token = ? AND owner_token IS NOT NULL "
-                + "AND expires_at > clock_timestamp() FOR KEY SHARE";
-        this.current = "SELECT fencing_token, owner_token IS NOT NULL AND expires_at > clock_timestamp() FROM " + table
-                + " WHERE name = ?";
+        this.fence = new LeaseRowFence("SELECT 1 FROM " + table + " WHERE name = ? AND fencing_token = ? "
+                + "AND owner_token IS NOT NULL AND expires_at > clock_timestamp() FOR KEY SHARE",
+                "SELECT fencing_token, owner_token IS NOT NULL AND expires_at > clock_timestamp() FROM " + table
+                        + " WHERE name = ?", Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -79,38 +67,6 @@ public final class PostgresLeaseFence implements Fence {
      */
     @Override
     public void admit(Connection connection, String resource, FencingToken token) throws SQLException {
-        // committed on its own, the row lock would end before the write it guards
-        FenceChecks.requireAdmissible(connection, resource, token, "lease fence");
-        try (PreparedStatement s = connection.prepareStatement(guard)) {
-            s.setString(1, resource);
-            s.setLong(2, token.value());
-            try (ResultSet rs = s.executeQuery()) {
-                if (rs.next()) {
-                    return;
-                }
-            }
-        }
-        listener.onFencingRejected(resource);
-        StaleFencingTokenException refused = new StaleFencingTokenException(resource, token,
-                why(connection, resource, token));
-        log.atWarn().addKeyValue("seatlock.event", "fencing-rejected").addKeyValue("seatlock.lock.name", resource)
-                .addKeyValue("seatlock.lock.fencing-token", token.value()).log(refused.getMessage());
-        throw refused;
-    }
-
-    private String why(Connection connection, String resource, FencingToken token) throws SQLException {
-        try (PreparedStatement s = connection.prepareStatement(current)) {
-            s.setString(1, resource);
-            try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    return "the lock has no lease";
-                }
-                long newest = rs.getLong(1);
-                if (newest != token.value()) {
-                    return "the lease passed to a newer grant (token " + newest + ")";
-                }
-                return rs.getBoolean(2) ? "the lease is no longer current" : "the lease expired (or was released)";
-            }
-        }
+        fence.admit(connection, resource, token);
     }
 }

@@ -2,37 +2,21 @@ package io.seatlock.lock.postgres;
 
 import io.seatlock.lock.AcquireAttempt;
 import io.seatlock.lock.DistributedLock;
-import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockClosedException;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
-import io.seatlock.lock.spi.BlockingAcquire;
-import io.seatlock.lock.internal.DaemonThreads;
-import io.seatlock.lock.spi.HeldLeases;
-import io.seatlock.lock.spi.SafetyMargin;
-import io.seatlock.lock.spi.LockListeners;
-import io.seatlock.lock.spi.LockSpec;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.seatlock.lock.internal.jdbc.LeaseTableLock;
 
 import javax.sql.DataSource;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The lock on PostgreSQL alone: a lease row per name in one table ({@link #DDL_RESOURCE}), granted in one statement
@@ -66,31 +50,15 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      */
     public static final String DDL_RESOURCE = "db/seatlock-lock/R__seatlock_lock_leases.sql";
 
-    private static final Logger log = LoggerFactory.getLogger(PostgresLock.class);
-    private static final String LOCK_NOT_AVAILABLE = "55P03";
-
     private final PostgresLockSettings settings;
-    private final SafetyMargin margin;
-    /** Its waiting threads stand in line per name: a release wakes one attempt of this lock, not all. */
-    private final BlockingAcquire blocking;
-    private final LockListener listener;
-    private final PostgresCalls calls;
-    private final LeaseStatements statements;
-    private final ExecutorService renewals = Executors.newCachedThreadPool(DaemonThreads.named("seatlock-pg-renewal"));
-    private final HeldLeases<PostgresLease> held = new HeldLeases<>("this lock");
-    private final LeaseSupport support;
-    private final ReleaseNotifications notifications;
+    private final LeaseTableLock lock;
 
     private PostgresLock(DataSource dataSource, PostgresLockSettings settings, LockListener listener) {
         this.settings = settings;
-        this.margin = settings.timing().safetyMargin();
-        this.blocking = new BlockingAcquire(settings.timing());
-        this.listener = LockListeners.guarded(List.of(listener));
-        this.calls = new PostgresCalls(dataSource, settings, this.listener);
-        this.statements = new LeaseStatements(settings.table());
-        this.support = new LeaseSupport(calls, statements, renewals, held.services("PostgreSQL", calls, margin,
-                this.listener));
-        this.notifications = new ReleaseNotifications(dataSource, statements.channel(), settings.callTimeout());
+        LeaseStatements statements = new LeaseStatements(settings.table());
+        this.lock = new LeaseTableLock(dataSource, statements, settings.instanceId(), settings.callTimeout(),
+                settings.timing(), listener, "seatlock-pg-renewal", (calls, background) ->
+                new ReleaseNotifications(dataSource, statements, settings.callTimeout(), calls, background));
     }
 
     /**
@@ -117,25 +85,23 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      *                                  create tables: run the DDL as an owner of the schema instead)
      */
     public void createTable() {
-        held.requireOpen();
-        LeaseTable.create(calls, settings.table());
+        lock.createTable();
     }
 
     @Override
     public Optional<LockLease> tryAcquire(String name, Duration ttl, OverlapImpact impact) {
-        return attempt(spec(name, ttl, impact), false).lease();
+        return lock.tryAcquire(name, ttl, impact);
     }
 
     @Override
     public AcquireAttempt tryAcquireUnlessDecided(String name, Duration ttl, OverlapImpact impact) {
-        return attempt(spec(name, ttl, impact), true);
+        return lock.tryAcquireUnlessDecided(name, ttl, impact);
     }
 
     @Override
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
-        LockSpec spec = spec(name, ttl, impact);
-        return blocking.acquire(name, maxWait, () -> attempt(spec, false).lease(), atMost -> awaitRelease(name, atMost));
+        return lock.acquire(name, ttl, impact, maxWait);
     }
 
     /**
@@ -148,131 +114,28 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      */
     @Override
     public CompletableFuture<Void> whenReleased(String name) {
-        return held.relay(released(name));
-    }
-
-    private CompletableFuture<Void> released(String name) {
-        held.requireOpen();
-        LockSpec.requireValidName(name);
-        CompletableFuture<Void> released = notifications.next(name);
-        notifications.listening().thenRunAsync(() -> {
-            try {
-                if (!calls.call(LockListeners.groupOf(name), c -> statements.markWaited(c, name))) {
-                    released.complete(null); // free already
-                }
-            } catch (LockUnavailableException e) {
-                log.debug("could not mark '{}' as waited for; the waiter polls: {}", name, e.getMessage());
-            }
-        }, renewals);
-        return released;
-    }
-
-    private AcquireAttempt attempt(LockSpec spec, boolean unlessDecided) {
-        return held.attempt(() -> attemptOnce(spec, unlessDecided));
-    }
-
-    /** What one grant statement found. */
-    private record Answer(OptionalLong token, LeaseStatements.@Nullable Refusal refusal) {
-    }
-
-    private AcquireAttempt attemptOnce(LockSpec spec, boolean unlessDecided) {
-        String name = spec.name();
-        String group = LockListeners.groupOf(name);
-        listener.onAttempt(group);
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        String owner = new UUID(random.nextLong(), random.nextLong()) + "@" + settings.instanceId();
-        long start = System.nanoTime();
-        long deadline = start + settings.callTimeout().toNanos();
-        Answer answer;
-        try {
-            answer = calls.callOrThrow(deadline, c -> {
-                // the row may be held by a guarded write; leave room for the answer within the bound
-                Duration rowWait = Duration.ofNanos((deadline - System.nanoTime()) * 3 / 4);
-                OptionalLong token = statements.grant(c, name, owner, settings.instanceId(), spec.ttl(), unlessDecided,
-                        rowWait);
-                return new Answer(token, token.isEmpty() && unlessDecided ? statements.refusal(c, name) : null);
-            });
-        } catch (SQLException e) {
-            if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) { // the row stayed in use for the whole wait
-                listener.onBusy(group);
-                return AcquireAttempt.busy(null);
-            }
-            listener.onUnavailable(group);
-            takeBack(name, owner); // whether it granted is unknown
-            throw calls.unavailable(group, e);
-        }
-        if (answer.token().isEmpty()) {
-            LeaseStatements.Refusal refusal = answer.refusal();
-            if (refusal != null && refusal.decided()) {
-                listener.onDecided(group);
-                return AcquireAttempt.alreadyDecided();
-            }
-            listener.onBusy(group);
-            return AcquireAttempt.busy(refusal == null ? null : refusal.busyFor());
-        }
-        PostgresLease lease = new PostgresLease(support, spec, group, owner,
-                new FencingToken(answer.token().getAsLong()), start);
-        if (!lease.isValid()) {
-            // PostgreSQL answered after the lease's own validity: someone else may already hold it. Not ours.
-            listener.onLateGrant(group);
-            takeBack(name, owner);
-            return AcquireAttempt.busy(null);
-        }
-        held.granted(lease);
-        listener.onAcquired(group, spec.impact());
-        return AcquireAttempt.acquired(lease);
-    }
-
-    /** Releases a grant nobody will use, in the background; if PostgreSQL does not answer, it expires. */
-    private void takeBack(String name, String owner) {
-        try {
-            renewals.execute(() -> {
-                try {
-                    calls.call(LockListeners.groupOf(name), c -> statements.release(c, name, owner));
-                } catch (LockUnavailableException e) {
-                    log.debug("could not take back a grant of '{}'; it expires: {}", name, e.getMessage());
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-            log.debug("lock closed; a grant of '{}' nobody uses expires", name);
-        }
-    }
-
-    /** PostgreSQL keeps the ttl in whole milliseconds here. */
-    private LockSpec spec(String name, Duration ttl, OverlapImpact impact) {
-        return margin.spec(name, ttl, impact);
+        return lock.whenReleased(name);
     }
 
     @Override
     public Optional<Duration> remainingTtl(String name) {
-        held.requireOpen();
-        LockSpec.requireValidName(name);
-        OptionalLong left = calls.call(LockListeners.groupOf(name), c -> statements.remainingMillis(c, name));
-        return left.isPresent() ? Optional.of(Duration.ofMillis(left.getAsLong())) : Optional.empty();
+        return lock.remainingTtl(name);
     }
 
     @Override
     public Optional<String> holder(String name) {
-        held.requireOpen();
-        LockSpec.requireValidName(name);
-        return Optional.ofNullable(calls.call(LockListeners.groupOf(name), c -> statements.holder(c, name)));
+        return lock.holder(name);
     }
 
     /** An index range scan of the names that start with {@code namePrefix}. */
     @Override
     public Set<String> heldNames(String namePrefix) {
-        held.requireOpen();
-        LockSpec.requireValidNamePrefix(namePrefix);
-        return Set.copyOf(calls.call("status", c -> statements.heldNames(c, namePrefix)));
+        return lock.heldNames(namePrefix);
     }
 
     @Override
     public Set<String> held(Collection<String> names) {
-        held.requireOpen();
-        if (names.isEmpty()) {
-            return Set.of();
-        }
-        return Set.copyOf(calls.call("status", c -> statements.held(c, names)));
+        return lock.held(names);
     }
 
     /**
@@ -283,14 +146,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      * @throws LockClosedException      if this lock is closed
      */
     public Duration ping() {
-        held.requireOpen();
-        long start = System.nanoTime();
-        calls.call("health", c -> {
-            try (Statement s = c.createStatement()) {
-                return s.execute("SELECT 1");
-            }
-        });
-        return Duration.ofNanos(System.nanoTime() - start);
+        return lock.ping();
     }
 
     /**
@@ -299,7 +155,7 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      * @return the held leases (released and lost ones are gone)
      */
     public List<LockLease> heldLeases() {
-        return held.list();
+        return lock.heldLeases();
     }
 
     /**
@@ -319,17 +175,11 @@ public final class PostgresLock implements DistributedLock, AutoCloseable {
      */
     @Override
     public void close() {
-        if (held.close(calls.callDeadline(), lease -> CompletableFuture.runAsync(lease::close, renewals),
-                settings.callTimeout().toNanos())) {
-            renewals.shutdown();
-            notifications.close();
-        }
+        lock.close();
     }
-
 
     @Override
     public String toString() {
         return "PostgresLock[" + settings.table() + ", " + settings.instanceId() + "]";
     }
-
 }

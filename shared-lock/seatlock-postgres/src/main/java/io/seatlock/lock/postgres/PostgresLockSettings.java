@@ -1,12 +1,10 @@
 package io.seatlock.lock.postgres;
 
-import io.seatlock.lock.internal.Durations;
+import io.seatlock.lock.internal.jdbc.LeaseTableSettings;
 import io.seatlock.lock.spi.InstanceId;
 import io.seatlock.lock.spi.LeaseTiming;
 
 import java.time.Duration;
-import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * How the PostgreSQL lock behaves: {@link #defaults()}, then a {@code with…} method for each setting to change.
@@ -16,36 +14,10 @@ public final class PostgresLockSettings {
 
     /** The lease table's default name, the one in {@link PostgresLock#DDL_RESOURCE}. */
     public static final String DEFAULT_TABLE = "seatlock.leases";
-    private static final Pattern TABLE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,40}(\\.[a-z_][a-z0-9_]{0,40})?");
 
-    /**
-     * Every setting, checked together; a record for value equality, private so that no caller depends on its order.
-     *
-     * @param table            the lease table
-     * @param instanceId       this process's name, not blank
-     * @param callTimeout      the bound of every call, positive, at most a day
-     * @param timing           the safety margin and the back-off
-     */
-    private record Values(String table, String instanceId, Duration callTimeout, LeaseTiming timing) {
-        Values {
-            if (table == null || !TABLE_NAME.matcher(table).matches()) {
-                throw new IllegalArgumentException("lease table must be a plain lower-case SQL identifier of at most 41 "
-                        + "characters, optionally schema-qualified, was '" + table + "'");
-            }
-            if (instanceId == null || instanceId.isBlank()) {
-                throw new IllegalArgumentException("instance id must not be blank");
-            }
-            Durations.requirePositive(callTimeout, "call timeout");
-            if (callTimeout.compareTo(Duration.ofDays(1)) > 0) {
-                throw new IllegalArgumentException("call timeout must be at most a day, was " + callTimeout);
-            }
-            Objects.requireNonNull(timing, "timing");
-        }
-    }
+    private final LeaseTableSettings values;
 
-    private final Values values;
-
-    private PostgresLockSettings(Values values) {
+    private PostgresLockSettings(LeaseTableSettings values) {
         this.values = values;
     }
 
@@ -57,7 +29,7 @@ public final class PostgresLockSettings {
      * @return the default settings
      */
     public static PostgresLockSettings defaults() {
-        return new PostgresLockSettings(new Values(DEFAULT_TABLE, InstanceId.ofThisProcess(), Duration.ofSeconds(2),
+        return new PostgresLockSettings(new LeaseTableSettings(DEFAULT_TABLE, InstanceId.ofThisProcess(), Duration.ofSeconds(2),
                 LeaseTiming.defaults()));
     }
 
@@ -70,8 +42,7 @@ public final class PostgresLockSettings {
      * @throws IllegalArgumentException for a name that is not one
      */
     public PostgresLockSettings withTable(String name) {
-        Values v = values;
-        return new PostgresLockSettings(new Values(name, v.instanceId(), v.callTimeout(), v.timing()));
+        return new PostgresLockSettings(values.withTable(name));
     }
 
     /**
@@ -82,8 +53,7 @@ public final class PostgresLockSettings {
      * @throws IllegalArgumentException for a blank id
      */
     public PostgresLockSettings withInstanceId(String id) {
-        Values v = values;
-        return new PostgresLockSettings(new Values(v.table(), id, v.callTimeout(), v.timing()));
+        return new PostgresLockSettings(values.withInstanceId(id));
     }
 
     /**
@@ -95,8 +65,7 @@ public final class PostgresLockSettings {
      * @throws IllegalArgumentException for a bound out of range
      */
     public PostgresLockSettings withCallTimeout(Duration timeout) {
-        Values v = values;
-        return new PostgresLockSettings(new Values(v.table(), v.instanceId(), timeout, v.timing()));
+        return new PostgresLockSettings(values.withCallTimeout(timeout));
     }
 
     /**
@@ -106,8 +75,7 @@ public final class PostgresLockSettings {
      * @return new settings
      */
     public PostgresLockSettings withTiming(LeaseTiming timing) {
-        Values v = values;
-        return new PostgresLockSettings(new Values(v.table(), v.instanceId(), v.callTimeout(), timing));
+        return new PostgresLockSettings(values.withTiming(timing));
     }
 
     /**
@@ -158,6 +126,6 @@ public final class PostgresLockSettings {
 
     @Override
     public String toString() {
-        return "PostgresLockSettings" + values.toString().substring("Values".length());
+        return "PostgresLockSettings" + values.fields();
     }
 }

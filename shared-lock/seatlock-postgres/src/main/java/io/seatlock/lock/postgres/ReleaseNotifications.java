@@ -1,6 +1,11 @@
 package io.seatlock.lock.postgres;
 
+import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.internal.DaemonThreads;
+import io.seatlock.lock.internal.jdbc.JdbcCalls;
+import io.seatlock.lock.internal.jdbc.ReleaseSignals;
+import io.seatlock.lock.internal.jdbc.ReleaseWaiters;
+import io.seatlock.lock.spi.LockListeners;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -11,19 +16,18 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Hears releases: {@code LISTEN} on a connection of its own, taken from the pool on the first wait and kept, on one
  * daemon thread ({@code seatlock-pg-listener}). A hint only: PostgreSQL delivers a notification on commit and drops
  * none, but one sent while this was reconnecting is lost, so after every (re)connect every waiter is woken to look
- * again; a waiter also polls on its own back-off. A connection that stays silent is checked every few seconds.
+ * again; a waiter also polls on its own back-off. A connection that stays silent is checked every few seconds. A
+ * release announces itself only when a waiter marked the lease row (one statement, once the listener is in place).
  */
-final class ReleaseNotifications implements AutoCloseable {
+final class ReleaseNotifications implements ReleaseSignals {
 
     private static final Logger log = LoggerFactory.getLogger(ReleaseNotifications.class);
     private static final int POLL_MILLIS = 250;
@@ -31,9 +35,12 @@ final class ReleaseNotifications implements AutoCloseable {
     private static final long RECONNECT_PAUSE_MILLIS = 500;
 
     private final DataSource dataSource;
+    private final LeaseStatements statements;
     private final String channel;
+    private final JdbcCalls calls;
+    private final Executor background;
     private final int checkTimeoutSeconds;
-    private final Map<String, Set<CompletableFuture<Void>>> waiting = new ConcurrentHashMap<>();
+    private final ReleaseWaiters waiting = new ReleaseWaiters();
     private final CompletableFuture<Void> listening = new CompletableFuture<>();
     private volatile boolean closed;
     private volatile Thread thread;
@@ -42,27 +49,39 @@ final class ReleaseNotifications implements AutoCloseable {
      * @param callTimeout the lock's call bound; a check of the listening connection waits as long, in whole seconds
      *                    (what JDBC's {@code isValid} takes), at least one
      */
-    ReleaseNotifications(DataSource dataSource, String channel, Duration callTimeout) {
+    ReleaseNotifications(DataSource dataSource, LeaseStatements statements, Duration callTimeout, JdbcCalls calls,
+                         Executor background) {
         this.dataSource = dataSource;
-        this.channel = channel;
+        this.statements = statements;
+        this.channel = statements.channel();
+        this.calls = calls;
+        this.background = background;
         this.checkTimeoutSeconds = (int) Math.max(1, callTimeout.toSeconds());
     }
 
-    /** Completes when {@code name} is next released and announced, or when the listener (re)connects. */
-    CompletableFuture<Void> next(String name) {
+    /**
+     * Completes when {@code name} is next released and announced, or when the listener (re)connects; marks the lease
+     * row as waited for once the listener is in place, and completes at once if the lock turns out to be free.
+     */
+    @Override
+    public CompletableFuture<Void> next(String name) {
         startOnce();
-        CompletableFuture<Void> released = new CompletableFuture<>();
-        waiting.computeIfAbsent(name, n -> ConcurrentHashMap.newKeySet()).add(released);
-        released.whenComplete((done, error) -> waiting.computeIfPresent(name, (n, futures) -> {
-            futures.remove(released);
-            return futures.isEmpty() ? null : futures;
-        }));
+        CompletableFuture<Void> released = waiting.next(name);
+        listening.thenRunAsync(() -> {
+            try {
+                if (!calls.call(LockListeners.groupOf(name), c -> statements.markWaited(c, name))) {
+                    released.complete(null); // free already
+                }
+            } catch (LockUnavailableException e) {
+                log.debug("could not mark '{}' as waited for; the waiter polls: {}", name, e.getMessage());
+            }
+        }, background);
         return released;
     }
 
-    /** Completes once the listener has its {@code LISTEN} in place: a release marked after it is heard. */
-    CompletableFuture<Void> listening() {
-        return listening;
+    /** A release of this lock's is announced like any other, when a waiter marked it. */
+    @Override
+    public void releasedHere(String name) {
     }
 
     private void startOnce() {
@@ -85,14 +104,14 @@ final class ReleaseNotifications implements AutoCloseable {
                     listen.execute("LISTEN " + channel);
                 }
                 listening.complete(null);
-                wakeAll(); // what was announced while nobody listened is lost: every waiter looks again
+                waiting.wakeAll(); // what was announced while nobody listened is lost: every waiter looks again
                 hear(connection.unwrap(PGConnection.class), connection);
             } catch (SQLException | RuntimeException e) {
                 if (closed) {
                     return;
                 }
                 log.debug("listening for released locks failed; reconnecting: {}", e.getMessage());
-                wakeAll();
+                waiting.wakeAll();
                 try {
                     Thread.sleep(RECONNECT_PAUSE_MILLIS);
                 } catch (InterruptedException stop) {
@@ -109,7 +128,7 @@ final class ReleaseNotifications implements AutoCloseable {
             if (heard != null && heard.length > 0) {
                 lastHeard = System.nanoTime();
                 for (PGNotification notification : heard) {
-                    wake(notification.getParameter());
+                    waiting.wake(notification.getParameter());
                 }
             } else if (System.nanoTime() - lastHeard > CHECK_SILENT_NANOS) {
                 if (!connection.isValid(checkTimeoutSeconds)) {
@@ -118,17 +137,6 @@ final class ReleaseNotifications implements AutoCloseable {
                 lastHeard = System.nanoTime();
             }
         }
-    }
-
-    private void wake(String name) {
-        Set<CompletableFuture<Void>> futures = waiting.remove(name);
-        if (futures != null) {
-            futures.forEach(f -> f.complete(null));
-        }
-    }
-
-    private void wakeAll() {
-        waiting.keySet().forEach(this::wake);
     }
 
     @Override
@@ -143,7 +151,6 @@ final class ReleaseNotifications implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        waiting.values().forEach(futures -> futures.forEach(f -> f.cancel(false)));
-        waiting.clear();
+        waiting.cancelAll();
     }
 }

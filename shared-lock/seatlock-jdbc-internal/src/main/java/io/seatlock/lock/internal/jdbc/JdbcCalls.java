@@ -1,4 +1,4 @@
-package io.seatlock.lock.postgres;
+package io.seatlock.lock.internal.jdbc;
 
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockStoreRefusedException;
@@ -17,61 +17,94 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Every call to PostgreSQL, each within the call timeout: a connection is borrowed (the pool's own wait must be no
+ * Every call of a lock to its database, each within the call timeout: a connection is borrowed (the pool's own wait must be no
  * longer), its socket reads are bounded by what is left of the call ({@link Connection#setNetworkTimeout}, restored
  * before the connection goes back), and it goes back to the pool when the call ends, so no connection is held while
  * a lease is. A call that fails is a {@link LockUnavailableException} naming what happened.
  */
-final class PostgresCalls implements CallBound {
+public final class JdbcCalls implements CallBound {
 
-    /** What one call does on its connection. */
+    /**
+     * What one call does on its connection.
+     *
+     * @param <T> its answer
+     */
     @FunctionalInterface
-    interface Work<T> {
+    public interface Work<T> {
+        /**
+         * Does it.
+         *
+         * @param connection a borrowed connection, bounded
+         * @return the answer
+         * @throws SQLException if the database failed
+         */
         T on(Connection connection) throws SQLException;
     }
 
     /** The driver sets a socket timeout on the calling thread; no thread of its own is asked for. */
     private static final Executor CALLING_THREAD = Runnable::run;
-    private static final String UNDEFINED_TABLE = "42P01";
-    private static final String UNDEFINED_OBJECT_PREFIX = "42P";
     private static final int MAX_TRIES = 8;
-    /** SQLSTATE class 28: invalid authorization specification (a login PostgreSQL refused). */
+    /** SQLSTATE class 28: invalid authorization specification (a login the database refused). */
     private static final String INVALID_AUTHORIZATION_PREFIX = "28";
-    private static final Logger log = LoggerFactory.getLogger(PostgresCalls.class);
+    private static final Logger log = LoggerFactory.getLogger(JdbcCalls.class);
 
     private final DataSource dataSource;
-    private final PostgresLockSettings settings;
+    private final LeaseTableDialect dialect;
+    private final Duration callTimeout;
     private final LockListener listener;
     /** Whether a refused login was logged at ERROR since a call last succeeded. */
     private volatile boolean refusalLogged;
 
-    PostgresCalls(DataSource dataSource, PostgresLockSettings settings, LockListener listener) {
+    /**
+     * Calls on a data source.
+     *
+     * @param dataSource  where the lease table is
+     * @param dialect     how that database says what went wrong
+     * @param callTimeout the bound of every call
+     * @param listener    told of each call that failed
+     */
+    public JdbcCalls(DataSource dataSource, LeaseTableDialect dialect, Duration callTimeout, LockListener listener) {
         this.dataSource = dataSource;
-        this.settings = settings;
+        this.dialect = dialect;
+        this.callTimeout = callTimeout;
         this.listener = listener;
     }
 
     @Override
     public Duration callTimeout() {
-        return settings.callTimeout();
+        return callTimeout;
     }
 
     /** A deadline one call timeout from now, on {@link System#nanoTime()}. */
     @Override
     public long callDeadline() {
-        return System.nanoTime() + settings.callTimeout().toNanos();
+        return System.nanoTime() + callTimeout.toNanos();
     }
 
-    <T> T call(String group, Work<T> work) {
+    /**
+     * Runs {@code work} on a borrowed connection within one call timeout.
+     *
+     * @param group the lock group, for the listener and the message
+     * @param work  the statements
+     * @param <T>   the answer
+     * @return the answer
+     * @throws LockUnavailableException if it could not, or the database refused it
+     */
+    public <T> T call(String group, Work<T> work) {
         return call(group, callDeadline(), work);
     }
 
     /**
      * Runs {@code work} on a borrowed connection by {@code deadline}.
      *
-     * @throws LockUnavailableException if it could not, or PostgreSQL refused it
+     * @param group    the lock group, for the listener and the message
+     * @param deadline on {@link System#nanoTime()}
+     * @param work     the statements
+     * @param <T>      the answer
+     * @return the answer
+     * @throws LockUnavailableException if it could not, or the database refused it
      */
-    <T> T call(String group, long deadline, Work<T> work) {
+    public <T> T call(String group, long deadline, Work<T> work) {
         try {
             T answer = callOrThrow(deadline, work);
             if (refusalLogged) {
@@ -87,23 +120,25 @@ final class PostgresCalls implements CallBound {
     /**
      * As {@link #call}, leaving the failure to the caller (a grant that timed out waiting for a row is busy). A pooled
      * connection found broken (its backend was ended since it was last used) is dropped and the work tried again on
-     * another, within the same deadline and a few times at most (every idle connection of a pool may be broken): each statement is safe to repeat (a grant accepts its own owner token).
+     * another, within the same deadline and a few times at most (every idle connection of a pool may be broken): each
+     * statement is safe to repeat (a grant accepts its own owner token).
+     *
+     * @param deadline on {@link System#nanoTime()}
+     * @param work     the statements
+     * @param <T>      the answer
+     * @return the answer
+     * @throws SQLException what the last try threw
      */
-    <T> T callOrThrow(long deadline, Work<T> work) throws SQLException {
+    public <T> T callOrThrow(long deadline, Work<T> work) throws SQLException {
         for (int tried = 1; ; tried++) {
             try {
                 return once(deadline, work);
             } catch (SQLException e) {
-                if (!isBrokenConnection(e) || tried == MAX_TRIES || deadline - System.nanoTime() <= 0) {
+                if (!dialect.isBrokenConnection(e) || tried == MAX_TRIES || deadline - System.nanoTime() <= 0) {
                     throw e;
                 }
             }
         }
-    }
-
-    private static boolean isBrokenConnection(SQLException e) {
-        String state = e.getSQLState();
-        return state != null && (state.startsWith("08") || state.equals("57P01")) && !(e instanceof SQLTransientConnectionException);
     }
 
     private <T> T once(long deadline, Work<T> work) throws SQLException {
@@ -111,7 +146,7 @@ final class PostgresCalls implements CallBound {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 throw new SQLTransientConnectionException("borrowing a connection took longer than the call timeout of "
-                        + settings.callTimeout(), "08001");
+                        + callTimeout, "08001");
             }
             int previous = connection.getNetworkTimeout();
             connection.setNetworkTimeout(CALLING_THREAD, (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
@@ -125,31 +160,39 @@ final class PostgresCalls implements CallBound {
         }
     }
 
-    LockUnavailableException unavailable(String group, SQLException e) {
-        String state = e.getSQLState() == null ? "" : e.getSQLState();
-        if (UNDEFINED_TABLE.equals(state) || state.startsWith(UNDEFINED_OBJECT_PREFIX) && e.getMessage() != null
-                && e.getMessage().contains(settings.table())) {
-            return new LockUnavailableException("PostgreSQL lock unavailable for '" + group + "': the lease table '"
-                    + settings.table() + "' (or its sequence " + settings.table()
-                    + "_tokens) does not exist; create it with "
-                    + PostgresLock.DDL_RESOURCE + " before the application starts, or let the lock create it "
-                    + "(PostgresLock.createTable; the Spring Boot starter does unless told not to)", e);
+    /**
+     * The failure of a call, in an operator's words; a refused login is a {@link LockStoreRefusedException}, logged at
+     * {@code ERROR} once until a call succeeds.
+     *
+     * @param group the lock group
+     * @param e     what the call threw
+     * @return the exception to throw
+     */
+    public LockUnavailableException unavailable(String group, SQLException e) {
+        String store = dialect.storeName();
+        if (dialect.isMissingTable(e)) {
+            return new LockUnavailableException(store + " lock unavailable for '" + group + "': "
+                    + dialect.missingTableAdvice(), e);
         }
-        String message = "PostgreSQL lock unavailable for '" + group + "' within " + settings.callTimeout() + ": "
-                + reason(e);
+        String message = store + " lock unavailable for '" + group + "' within " + callTimeout + ": " + reason(e);
         if (loginRefusal(e) == null) {
             return new LockUnavailableException(message, e);
         }
         if (!refusalLogged) {
             refusalLogged = true; // once until a call succeeds: a refusal repeats on every call
-            log.error("seatlock lock: PostgreSQL refused the lock's login, and no retry mends that: {}. Fix the "
-                + "application's database login (spring.datasource.username and password)", message);
+            log.error("seatlock lock: {} refused the lock's login, and no retry mends that: {}. Fix the "
+                + "application's database login (spring.datasource.username and password)", store, message);
         }
         return new LockStoreRefusedException(message, e);
     }
 
-    /** In an operator's words. */
-    static String reason(SQLException e) {
+    /**
+     * What went wrong, in an operator's words.
+     *
+     * @param e what a call threw
+     * @return the reason
+     */
+    public static String reason(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String message = String.valueOf(e.getMessage());
         SQLException refusal = loginRefusal(e);
@@ -171,7 +214,7 @@ final class PostgresCalls implements CallBound {
         return message + (state.isEmpty() ? "" : " (SQLSTATE " + state + ")");
     }
 
-    /** PostgreSQL's refusal of the login (SQLSTATE class 28), here or in a cause the pool wrapped; else null. */
+    /** The database's refusal of the login (SQLSTATE class 28), here or in a cause the pool wrapped; else null. */
     private static @Nullable SQLException loginRefusal(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SQLException sql && sql.getSQLState() != null

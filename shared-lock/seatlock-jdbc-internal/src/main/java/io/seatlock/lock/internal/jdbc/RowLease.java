@@ -1,4 +1,4 @@
-package io.seatlock.lock.postgres;
+package io.seatlock.lock.internal.jdbc;
 
 import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.spi.LockSpec;
@@ -11,24 +11,24 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One grant: a lease row whose owner token is this lease's. The state machine is {@link StoreLease}'s; here, how
- * PostgreSQL renews (an owner-checked update of the expiry, on a renewal thread, since JDBC blocks) and deletes it
- * (the owner cleared, the row and its token kept).
+ * One grant: a lease row whose owner token is this lease's. The state machine is {@link StoreLease}'s; here, how a
+ * database renews (an owner-checked update of the expiry, on a renewal thread, since JDBC blocks) and deletes it (the
+ * owner cleared, the row and its token kept).
  */
-final class PostgresLease extends StoreLease {
+final class RowLease extends StoreLease {
 
-    private static final Logger log = LoggerFactory.getLogger(PostgresLease.class);
+    private static final Logger log = LoggerFactory.getLogger(RowLease.class);
 
     private final LeaseSupport support;
 
-    PostgresLease(LeaseSupport support, LockSpec spec, String group, String owner, FencingToken token, long startNanos) {
+    RowLease(LeaseSupport support, LockSpec spec, String group, String owner, FencingToken token, long startNanos) {
         super(support.services(), spec, group, owner, token, startNanos);
         this.support = support;
     }
 
     @Override
     protected boolean extend(Duration ttl, long deadline) {
-        return support.calls().call(group, deadline, c -> support.statements().extend(c, spec().name(), ownerToken(), ttl));
+        return support.calls().call(group, deadline, c -> support.dialect().extend(c, spec().name(), ownerToken(), ttl));
     }
 
     @Override
@@ -39,9 +39,13 @@ final class PostgresLease extends StoreLease {
 
     @Override
     protected boolean delete(@Nullable Duration keepMarkerFor, long deadline) {
-        return support.calls().call(group, deadline, c -> keepMarkerFor == null
-                ? support.statements().release(c, spec().name(), ownerToken())
-                : support.statements().releaseDecided(c, spec().name(), ownerToken(), keepMarkerFor));
+        boolean released = support.calls().call(group, deadline, c -> keepMarkerFor == null
+                ? support.dialect().release(c, spec().name(), ownerToken())
+                : support.dialect().releaseDecided(c, spec().name(), ownerToken(), keepMarkerFor));
+        if (released) {
+            support.signals().releasedHere(spec().name());
+        }
+        return released;
     }
 
     @Override
