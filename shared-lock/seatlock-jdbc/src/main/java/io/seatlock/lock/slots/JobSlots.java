@@ -1,26 +1,38 @@
 package io.seatlock.lock.slots;
 
 import io.seatlock.lock.fencing.PostgresFence;
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Once per slot: a durable record per (job, slot) in PostgreSQL ({@code job_runs}, DDL in
- * {@code classpath:db/seatlock/R__seatlock_job_runs.sql}) decides whether this run does the work. Use it
- * with ShedLock's {@code @SchedulerLock}, which keeps the crowd away; this record is the referee. Claim
- * inside the transaction of the job's own writes (it joins Spring's transaction), and a run that slipped
- * past the lock, or repeats a slot, does nothing and leaves nothing.
+ * Once per slot: a durable record per (job, slot) in PostgreSQL, MySQL or MariaDB ({@code job_runs}, DDL in
+ * {@code classpath:db/seatlock/R__seatlock_job_runs.sql}, or {@code classpath:db/seatlock-mysql/} for MySQL and
+ * MariaDB, where slots are kept in UTC) decides whether this run does the work. Use it with ShedLock's
+ * {@code @SchedulerLock}, which keeps the crowd away; this record is the referee. Claim inside the transaction of the
+ * job's own writes (it joins Spring's transaction), and a run that slipped past the lock, or repeats a slot, does
+ * nothing and leaves nothing. Which database it is, is read from the connection at the first claim; another database
+ * is an {@link IllegalStateException} naming the supported ones. On MySQL and MariaDB a claim that meets another
+ * claim of the same slot still in flight waits for it, and InnoDB may end one of two such waits as a deadlock,
+ * rolling that transaction back (Spring's {@code CannotAcquireLockException}): nothing of it was written.
  */
 public final class JobSlots {
 
     private final JdbcTemplate jdbc;
     private final String runner;
-    private final String claimSql;
+    private final String table;
     private final String recentSql;
+    /** Whether the database is MySQL or MariaDB rather than PostgreSQL; null until the first claim asks. */
+    private volatile @Nullable Boolean mySql;
 
     /**
      * Job slots on the application's database.
@@ -42,9 +54,7 @@ public final class JobSlots {
     public JobSlots(JdbcTemplate jdbc, String runner, String table) {
         this.jdbc = Objects.requireNonNull(jdbc, "jdbc");
         this.runner = Objects.requireNonNull(runner, "runner");
-        PostgresFence.requireTableName(table);
-        this.claimSql = "INSERT INTO " + table + " (job_name, slot, runner) VALUES (?, ?, ?) "
-                + "ON CONFLICT (job_name, slot) DO NOTHING";
+        this.table = PostgresFence.requireTableName(table);
         this.recentSql = "SELECT job_name, slot, runner, started_at FROM " + table
                 + " ORDER BY slot DESC, job_name LIMIT ?";
     }
@@ -61,7 +71,36 @@ public final class JobSlots {
             throw new IllegalArgumentException("job name must not be blank");
         }
         Objects.requireNonNull(slot, "slot");
-        return jdbc.update(claimSql, job, Timestamp.from(slot), runner) == 1;
+        if (!isMySql()) {
+            return jdbc.update("INSERT INTO " + table + " (job_name, slot, runner) VALUES (?, ?, ?) "
+                    + "ON CONFLICT (job_name, slot) DO NOTHING", job, Timestamp.from(slot), runner) == 1;
+        }
+        try {
+            // a duplicate key rolls back this statement alone in InnoDB, so the caller's transaction goes on
+            return jdbc.update("INSERT INTO " + table + " (job_name, slot, runner, started_at) "
+                    + "VALUES (?, ?, ?, UTC_TIMESTAMP(6))", job, LocalDateTime.ofInstant(slot, ZoneOffset.UTC), runner) == 1;
+        } catch (DuplicateKeyException taken) {
+            return false;
+        }
+    }
+
+    private boolean isMySql() {
+        Boolean known = mySql;
+        if (known == null) {
+            String product = Objects.requireNonNull(jdbc.execute((ConnectionCallback<String>) c ->
+                    c.getMetaData().getDatabaseProductName() + " " + c.getMetaData().getDatabaseProductVersion()))
+                    .toLowerCase(Locale.ROOT);
+            if (product.contains("postgresql")) {
+                known = false;
+            } else if (product.contains("mysql") || product.contains("mariadb")) {
+                known = true;
+            } else {
+                throw new IllegalStateException("job slots run on PostgreSQL, MySQL or MariaDB; this database is "
+                        + product);
+            }
+            mySql = known;
+        }
+        return known;
     }
 
     /**
@@ -108,6 +147,11 @@ public final class JobSlots {
     public List<SlotRun> recent(int limit) {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative, was " + limit);
+        }
+        if (isMySql()) {
+            return jdbc.query(recentSql, (rs, i) -> new SlotRun(rs.getString(1),
+                    rs.getObject(2, LocalDateTime.class).toInstant(ZoneOffset.UTC), rs.getString(3),
+                    rs.getObject(4, LocalDateTime.class).toInstant(ZoneOffset.UTC)), limit);
         }
         return jdbc.query(recentSql,
                 (rs, i) -> new SlotRun(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getString(3),
