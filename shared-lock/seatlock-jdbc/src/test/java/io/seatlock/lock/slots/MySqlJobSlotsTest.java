@@ -115,4 +115,38 @@ class MySqlJobSlotsTest {
         assertThat(secondClaim.get(30, TimeUnit.SECONDS)).isFalse();
         ((SingleConnectionDataSource) first).destroy();
     }
+
+    /**
+     * Two claims wait for a third still in flight; when it rolls back, InnoDB lets one in and ends the other as a
+     * deadlock: that one is told so (an exception, its transaction rolled back), never that it owns the slot.
+     */
+    @Test
+    void aDeadlockInnoDbBreaksBetweenTwoWaitingClaimsLeavesOneOwnerAndTellsTheOther() throws Exception {
+        Instant slot = Instant.parse("2026-12-07T07:00:00Z");
+        try (java.sql.Connection first = database.dataSource().getConnection()) {
+            first.setAutoCommit(false);
+            try (java.sql.PreparedStatement insert = first.prepareStatement(
+                    "INSERT INTO job_runs (job_name, slot, runner) VALUES ('contended', ?, 'replica-z')")) {
+                insert.setObject(1, java.time.LocalDateTime.ofInstant(slot, java.time.ZoneOffset.UTC));
+                insert.executeUpdate();
+            }
+            CompletableFuture<Boolean> a = CompletableFuture.supplyAsync(() -> replicaA.claim("contended", slot));
+            CompletableFuture<Boolean> b = CompletableFuture.supplyAsync(() -> replicaB.claim("contended", slot));
+            await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
+                    "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'", Integer.class) == 2);
+            first.rollback();
+            java.util.List<Object> answers = new java.util.ArrayList<>();
+            for (CompletableFuture<Boolean> claim : java.util.List.of(a, b)) {
+                try {
+                    answers.add(claim.get(30, TimeUnit.SECONDS));
+                } catch (java.util.concurrent.ExecutionException e) {
+                    answers.add(e.getCause().getClass().getSimpleName());
+                }
+            }
+            assertThat(answers).as("one owner; the other told false or of the deadlock, never true")
+                    .containsOnlyOnce(true).doesNotContainNull().hasSize(2);
+            String owner = jdbc.queryForObject("SELECT runner FROM job_runs WHERE job_name = 'contended'", String.class);
+            assertThat(owner).isEqualTo(answers.get(0).equals(true) ? "replica-a" : "replica-b");
+        }
+    }
 }

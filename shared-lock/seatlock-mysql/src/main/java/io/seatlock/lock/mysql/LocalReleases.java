@@ -1,10 +1,10 @@
 package io.seatlock.lock.mysql;
 
 import io.seatlock.lock.LockUnavailableException;
-import io.seatlock.lock.internal.jdbc.JdbcCalls;
-import io.seatlock.lock.internal.jdbc.LeaseTableDialect;
-import io.seatlock.lock.internal.jdbc.ReleaseSignals;
-import io.seatlock.lock.internal.jdbc.ReleaseWaiters;
+import io.seatlock.lock.jdbc.internal.JdbcCalls;
+import io.seatlock.lock.jdbc.internal.LeaseTableDialect;
+import io.seatlock.lock.jdbc.internal.ReleaseSignals;
+import io.seatlock.lock.jdbc.internal.ReleaseWaiters;
 import io.seatlock.lock.spi.LockListeners;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

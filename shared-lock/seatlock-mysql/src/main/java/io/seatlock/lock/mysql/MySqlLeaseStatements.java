@@ -1,6 +1,6 @@
 package io.seatlock.lock.mysql;
 
-import io.seatlock.lock.internal.jdbc.LeaseTableDialect;
+import io.seatlock.lock.jdbc.internal.LeaseTableDialect;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
@@ -114,8 +114,9 @@ final class MySqlLeaseStatements implements LeaseTableDialect {
                 throw new IllegalStateException(MySqlLock.DDL_RESOURCE + " is missing from the class path");
             }
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            String body = text.substring(text.indexOf("CREATE TABLE"));
-            return body.replace(MySqlLockSettings.DEFAULT_TABLE, table);
+            String body = text.substring(text.indexOf("CREATE TABLE")).replace(MySqlLockSettings.DEFAULT_TABLE, table);
+            int dot = table.indexOf('.');
+            return dot < 0 ? body : "CREATE DATABASE IF NOT EXISTS " + table.substring(0, dot) + ";\n" + body;
         } catch (IOException e) {
             throw new IllegalStateException("could not read " + MySqlLock.DDL_RESOURCE, e);
         }

@@ -1,6 +1,6 @@
 package io.seatlock.lock.postgres;
 
-import io.seatlock.lock.internal.jdbc.LeaseTableDialect;
+import io.seatlock.lock.jdbc.internal.LeaseTableDialect;
 import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;

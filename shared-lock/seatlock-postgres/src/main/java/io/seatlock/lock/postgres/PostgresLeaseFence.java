@@ -5,7 +5,7 @@ import io.seatlock.lock.FencingToken;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.StaleFencingTokenException;
-import io.seatlock.lock.internal.jdbc.LeaseRowFence;
+import io.seatlock.lock.jdbc.internal.LeaseRowFence;
 
 import java.sql.Connection;
 import java.sql.SQLException;

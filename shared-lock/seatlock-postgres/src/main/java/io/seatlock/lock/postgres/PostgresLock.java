@@ -7,7 +7,7 @@ import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.OverlapImpact;
-import io.seatlock.lock.internal.jdbc.LeaseTableLock;
+import io.seatlock.lock.jdbc.internal.LeaseTableLock;
 
 import javax.sql.DataSource;
 import java.time.Duration;

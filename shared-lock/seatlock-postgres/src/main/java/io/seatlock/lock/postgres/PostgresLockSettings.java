@@ -1,6 +1,6 @@
 package io.seatlock.lock.postgres;
 
-import io.seatlock.lock.internal.jdbc.LeaseTableSettings;
+import io.seatlock.lock.jdbc.internal.LeaseTableSettings;
 import io.seatlock.lock.spi.InstanceId;
 import io.seatlock.lock.spi.LeaseTiming;
 

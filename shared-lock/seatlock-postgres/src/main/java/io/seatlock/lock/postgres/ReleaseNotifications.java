@@ -2,9 +2,9 @@ package io.seatlock.lock.postgres;
 
 import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.internal.DaemonThreads;
-import io.seatlock.lock.internal.jdbc.JdbcCalls;
-import io.seatlock.lock.internal.jdbc.ReleaseSignals;
-import io.seatlock.lock.internal.jdbc.ReleaseWaiters;
+import io.seatlock.lock.jdbc.internal.JdbcCalls;
+import io.seatlock.lock.jdbc.internal.ReleaseSignals;
+import io.seatlock.lock.jdbc.internal.ReleaseWaiters;
 import io.seatlock.lock.spi.LockListeners;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;

@@ -18,6 +18,7 @@ import org.springframework.context.annotation.Configuration;
  * exposed only when the application includes it.
  */
 @AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class,
+        SeatlockMySqlLockAutoConfiguration.class,
         SeatlockLeaderAutoConfiguration.class})
 @ConditionalOnClass(DistributedLock.class)
 public class SeatlockActuatorAutoConfiguration {

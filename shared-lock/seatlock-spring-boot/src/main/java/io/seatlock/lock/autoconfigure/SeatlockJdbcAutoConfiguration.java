@@ -2,6 +2,7 @@ package io.seatlock.lock.autoconfigure;
 
 import io.seatlock.lock.Fence;
 import io.seatlock.lock.LockListener;
+import io.seatlock.lock.fencing.MySqlFence;
 import io.seatlock.lock.fencing.PostgresFence;
 import io.seatlock.lock.slots.JobSlots;
 import io.seatlock.lock.spi.LockListeners;
@@ -22,28 +23,38 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.util.ClassUtils;
 
 import javax.sql.DataSource;
 
 /**
- * The storage side, when the application's database is PostgreSQL: the PostgreSQL {@link Fence}, and once-per-slot
- * jobs ({@link JobSlots} on the application's {@link JdbcTemplate}, and a scheduler wrapper that lets
- * each cron run know its own fire time). On another database ({@code spring.datasource.url} says which) none of them
- * is registered: their SQL is PostgreSQL's.
+ * The storage side, when the application's database is PostgreSQL, MySQL or MariaDB: the token {@link Fence} of that
+ * database ({@link PostgresFence}, {@link MySqlFence}; the lease fence of a lock on the same database comes first),
+ * and once-per-slot jobs ({@link JobSlots} on the application's {@link JdbcTemplate}, and a scheduler wrapper that
+ * lets each cron run know its own fire time). On another database ({@code spring.datasource.url} says which) none of
+ * them is registered, and the conditions report says why: their SQL is those databases'.
  */
-@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class},
+@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class,
+        SeatlockMySqlLockAutoConfiguration.class},
         afterName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
                 "org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration",
                 "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
                 "org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration"})
 @ConditionalOnClass(PostgresFence.class)
 @ConditionalOnBean(DataSource.class)
-@Conditional(SeatlockJdbcAutoConfiguration.OnPostgresDatabase.class)
+@Conditional(SeatlockJdbcAutoConfiguration.OnSupportedDatabase.class)
 @EnableConfigurationProperties(SeatlockLockProperties.class)
 public class SeatlockJdbcAutoConfiguration {
 
     /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
     public SeatlockJdbcAutoConfiguration() {
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(Fence.class)
+    @Conditional(OnMySqlDatabase.class)
+    MySqlFence mySqlFence(ObjectProvider<LockListener> listeners) {
+        return new MySqlFence(LockListeners.guarded(listeners.orderedStream().toList()));
     }
 
     @Bean
@@ -77,23 +88,42 @@ public class SeatlockJdbcAutoConfiguration {
     }
 
     /**
-     * The application's database is PostgreSQL, as {@code spring.datasource.url} says (Testcontainers' and other
-     * wrappers' URLs included). Without that property the application made its DataSource itself, and is taken at its
-     * word that it is PostgreSQL.
+     * The application's database is PostgreSQL, MySQL or MariaDB, as {@code spring.datasource.url} says (Testcontainers'
+     * and other wrappers' URLs included). Without that property the application made its DataSource itself, and is
+     * taken at its word that it is PostgreSQL, or MySQL where only a MySQL or MariaDB driver is there.
      */
-    static final class OnPostgresDatabase extends SpringBootCondition {
+    static final class OnSupportedDatabase extends SpringBootCondition {
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            String url = context.getEnvironment().getProperty("spring.datasource.url");
-            if (url == null || url.isBlank()) {
-                return ConditionOutcome.match("no spring.datasource.url: the application's own DataSource");
+            String kind = kind(context);
+            if (StorePool.SUPPORTED.contains(kind)) {
+                return ConditionOutcome.match("the application's database is " + kind);
             }
-            String kind = SpringDatabase.kindOf(url);
-            if (kind.equals(SpringDatabase.POSTGRESQL)) {
-                return ConditionOutcome.match("spring.datasource.url is a PostgreSQL database");
-            }
-            return ConditionOutcome.noMatch("spring.datasource.url is " + kind + ", not PostgreSQL: seatlock's fence "
-                    + "and job slots run on PostgreSQL");
+            return ConditionOutcome.noMatch("spring.datasource.url is " + kind + ": seatlock's fence and job slots run "
+                    + "on " + StorePool.SUPPORTED_NAMES);
         }
+    }
+
+    /** The application's database is MySQL or MariaDB: its fence is {@link MySqlFence}. */
+    static final class OnMySqlDatabase extends SpringBootCondition {
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            String kind = kind(context);
+            return kind.equals(SpringDatabase.MYSQL) || kind.equals(SpringDatabase.MARIADB)
+                    ? ConditionOutcome.match("the application's database is " + kind)
+                    : ConditionOutcome.noMatch("the application's database is " + kind);
+        }
+    }
+
+    /** The database {@code spring.datasource.url} names, or, without one, what the drivers present suggest. */
+    private static String kind(ConditionContext context) {
+        String url = context.getEnvironment().getProperty("spring.datasource.url");
+        if (url != null && !url.isBlank()) {
+            return SpringDatabase.kindOf(url);
+        }
+        boolean mySqlOnly = !ClassUtils.isPresent(SeatlockStoreCondition.POSTGRES_DRIVER, context.getClassLoader())
+                && SeatlockStoreCondition.MYSQL_DRIVERS.stream()
+                .anyMatch(driver -> ClassUtils.isPresent(driver, context.getClassLoader()));
+        return mySqlOnly ? SpringDatabase.MYSQL : SpringDatabase.POSTGRESQL;
     }
 }

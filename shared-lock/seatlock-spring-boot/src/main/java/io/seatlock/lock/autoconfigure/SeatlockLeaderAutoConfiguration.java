@@ -22,7 +22,8 @@ import org.springframework.context.annotation.Bean;
  * application has, run with the application context; grants and revocations are published as
  * {@link LeadershipGranted} and {@link LeadershipRevoked} events.
  */
-@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class})
+@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class,
+        SeatlockMySqlLockAutoConfiguration.class})
 @ConditionalOnClass(LeaderElections.class)
 @ConditionalOnBean(DistributedLock.class)
 @ConditionalOnBooleanProperty(name = "seatlock.leader.enabled", matchIfMissing = true)

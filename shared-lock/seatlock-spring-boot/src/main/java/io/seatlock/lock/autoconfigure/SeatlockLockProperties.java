@@ -45,11 +45,15 @@ import java.util.regex.Pattern;
  * @param minBackoff       First pause between attempts of a blocking acquire.
  * @param maxBackoff       Longest pause between attempts of a blocking acquire.
  * @param replication      Whether grants and renewals wait for replicas (Redis WAIT), to survive a failover.
- * @param store            Where the lock keeps its leases: redis or postgres. Defaults to redis when a Redis is
- *                         configured (seatlock.lock.redis-url, cluster-nodes, spring.data.redis.*, or Redis connection
- *                         details of the application's own), else to postgres
- *                         when seatlock-postgres and the PostgreSQL driver are on the class path, else redis.
+ * @param store            Where the lock keeps its leases: redis, postgres or mysql (MySQL or MariaDB). Defaults to
+ *                         redis when a Redis is configured (seatlock.lock.redis-url, cluster-nodes,
+ *                         spring.data.redis.*, or Redis connection details of the application's own), else to the
+ *                         application's database: mysql when spring.datasource.url names MySQL or MariaDB and
+ *                         seatlock-mysql and its driver are on the class path, else postgres when seatlock-postgres
+ *                         and the PostgreSQL driver are, else mysql when seatlock-mysql and a MySQL or MariaDB driver
+ *                         are, else redis.
  * @param postgres         The PostgreSQL lock (seatlock.lock.store=postgres), on the application's database.
+ * @param mysql            The MySQL/MariaDB lock (seatlock.lock.store=mysql), on the application's database.
  */
 @ConfigurationProperties("seatlock.lock")
 record SeatlockLockProperties(
@@ -68,7 +72,8 @@ record SeatlockLockProperties(
         @DefaultValue("200ms") Duration maxBackoff,
         @DefaultValue Replication replication,
         @Nullable Store store,
-        @DefaultValue Postgres postgres) {
+        @DefaultValue Postgres postgres,
+        @DefaultValue Mysql mysql) {
 
     /**
      * Grants and renewals acknowledged by replicas: a failover that promotes one of them keeps every grant the
@@ -97,12 +102,31 @@ record SeatlockLockProperties(
                            @DefaultValue("10") int poolSize, @DefaultValue("true") boolean createTable) {
     }
 
+    /**
+     * The MySQL/MariaDB lock, on the application's own database (spring.datasource.*) through a small pool of its own.
+     *
+     * @param table       The lease table, optionally database-qualified; created with its token table and trigger
+     *                    when the application starts unless create-table is false.
+     * @param callTimeout Longest wait for the database (a connection from the lock's pool, the statements and their
+     *                    answers) before LockUnavailableException; a grant waits for a guarded write for whole
+     *                    seconds within it, so keep it at 2s or more.
+     * @param poolSize    Connections of the lock's own pool: one per call under way.
+     * @param createTable Whether to create the lease table (and its token table and trigger) when the application
+     *                    starts, before the migration gate. Off: run db/seatlock-lock/mysql/R__seatlock_lock_leases.sql
+     *                    yourself first.
+     */
+    public record Mysql(@DefaultValue("seatlock_leases") String table, @DefaultValue("2s") Duration callTimeout,
+                        @DefaultValue("10") int poolSize, @DefaultValue("true") boolean createTable) {
+    }
+
     /** Where the lock keeps its leases. */
     public enum Store {
         /** Redis (seatlock-redis-lettuce or seatlock-redis-jedis): latency, and the on-sale crowd. */
         REDIS,
         /** PostgreSQL (seatlock-postgres): one server fewer, and writes fenced by the lease itself. */
-        POSTGRES
+        POSTGRES,
+        /** MySQL or MariaDB (seatlock-mysql): one server fewer, and writes fenced by the lease itself. */
+        MYSQL
     }
 
     /** The Redis clients the lock runs on. */
@@ -128,7 +152,7 @@ record SeatlockLockProperties(
                 + clusterRefresh + ", clientType=" + clientType + ", connectTimeout=" + connectTimeout
                 + ", commandTimeout=" + commandTimeout + ", clockDriftFactor=" + clockDriftFactor + ", minSafetyMargin="
                 + minSafetyMargin + ", minBackoff=" + minBackoff + ", maxBackoff=" + maxBackoff + ", replication="
-                + replication + ", store=" + store + ", postgres=" + postgres + "]";
+                + replication + ", store=" + store + ", postgres=" + postgres + ", mysql=" + mysql + "]";
     }
 
     private static @Nullable String withoutLogin(@Nullable String url) {

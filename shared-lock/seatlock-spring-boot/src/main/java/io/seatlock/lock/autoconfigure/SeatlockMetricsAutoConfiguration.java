@@ -33,7 +33,8 @@ import java.util.Map;
  * server aggregates quantiles across replicas.
  */
 @AutoConfiguration(beforeName = {"io.seatlock.lock.autoconfigure.SeatlockLockAutoConfiguration",
-        "io.seatlock.lock.autoconfigure.SeatlockPostgresLockAutoConfiguration"})
+        "io.seatlock.lock.autoconfigure.SeatlockPostgresLockAutoConfiguration",
+        "io.seatlock.lock.autoconfigure.SeatlockMySqlLockAutoConfiguration"})
 @ConditionalOnClass({DistributedLock.class, LockGroups.class, MeterRegistry.class})
 @ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
 public class SeatlockMetricsAutoConfiguration {

@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * Puts Flyway behind the migration gate when the application has Flyway and a {@link DistributedLock}, as the
  * {@code FlywayMigrationStrategy} of its Spring Boot line (3.5 or 4.x), unless it has one of its own.
  */
-@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class},
+@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class,
+        SeatlockMySqlLockAutoConfiguration.class},
         beforeName = {"org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
                 "org.springframework.boot.autoconfigure.flyway.FlywayAutoConfiguration"})
 @ConditionalOnClass({Flyway.class, MigrationGate.class})

@@ -32,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
 @AutoConfiguration(afterName = {"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration"},
         after = {SeatlockMetricsAutoConfiguration.class, SeatlockLockAutoConfiguration.class,
-                SeatlockPostgresLockAutoConfiguration.class})
+                SeatlockPostgresLockAutoConfiguration.class, SeatlockMySqlLockAutoConfiguration.class})
 @ConditionalOnClass({LockObservations.class, ObservationRegistry.class})
 @ConditionalOnBean(ObservationRegistry.class)
 public class SeatlockObservationAutoConfiguration {

@@ -1,17 +1,12 @@
 package io.seatlock.lock.autoconfigure;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.Fence;
 import io.seatlock.lock.LockListener;
-import io.seatlock.lock.LockUnavailableException;
 import io.seatlock.lock.postgres.PostgresLeaseFence;
 import io.seatlock.lock.postgres.PostgresLock;
 import io.seatlock.lock.postgres.PostgresLockSettings;
 import io.seatlock.lock.spi.LockListeners;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -21,12 +16,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.util.ClassUtils;
+import org.springframework.context.annotation.Import;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationException.checked;
 
@@ -44,62 +38,20 @@ import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationExcepti
 @ConditionalOnBooleanProperty(name = "seatlock.lock.enabled", matchIfMissing = true)
 @Conditional(SeatlockStoreCondition.OnPostgres.class)
 @EnableConfigurationProperties(SeatlockLockProperties.class)
+@Import(SpringDatabases.class)
 public class SeatlockPostgresLockAutoConfiguration {
 
     /** Made by Spring Boot, which finds this class in the auto-configuration imports. */
     public SeatlockPostgresLockAutoConfiguration() {
     }
 
-    private static final Logger log = LoggerFactory.getLogger(SeatlockPostgresLockAutoConfiguration.class);
-    private static final String HIKARI = "com.zaxxer.hikari.HikariDataSource";
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
     private static final String FIX_THE_VALUE = "Correct the property; docs/spring-boot.md lists each seatlock property "
             + "with its default and range.";
 
-    /** The lock's own pool, closed after the lock. */
-    static final class LockPool implements AutoCloseable {
-        private final HikariDataSource pool;
-
-        LockPool(HikariDataSource pool) {
-            this.pool = pool;
-        }
-
-        @Override
-        public void close() {
-            pool.close();
-        }
-    }
-
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(DistributedLock.class)
-    LockPool seatlockLockPool(SeatlockLockProperties properties, ObjectProvider<SpringDatabase> jdbc) {
-        SpringDatabase details = jdbc.getIfAvailable();
-        if (details == null) {
-            String description = properties.store() == null
-                    ? "No store is configured for the seatlock lock: no Redis (seatlock.lock.redis-url, "
-                    + "seatlock.lock.cluster-nodes or spring.data.redis.*) and no PostgreSQL database "
-                    + "(spring.datasource.url); it does not fall back to localhost, where each replica would lock on a "
-                    + "store of its own."
-                    : "seatlock.lock.store is postgres, but the application has no database configured "
-                    + "(spring.datasource.url).";
-            throw new InvalidSeatlockConfigurationException(description, "Set seatlock.lock.redis-url (or "
-                    + "spring.data.redis.host) to the Redis every replica shares, or spring.datasource.url to the "
-                    + "PostgreSQL they share (with spring-boot-starter-jdbc); or set seatlock.lock.enabled=false and "
-                    + "define a DistributedLock bean of your own.", null);
-        }
-        String kind = SpringDatabase.kindOf(details.jdbcUrl());
-        if (!kind.equals(SpringDatabase.POSTGRESQL)) {
-            throw new InvalidSeatlockConfigurationException("The seatlock lock's store is PostgreSQL, but the "
-                    + "application's database (spring.datasource.url) is " + kind + ".", "Set seatlock.lock.redis-url (or "
-                    + "spring.data.redis.host) to the Redis every replica shares, or spring.datasource.url to a PostgreSQL "
-                    + "database; or set seatlock.lock.enabled=false and define a DistributedLock bean of your own.", null);
-        }
-        if (!ClassUtils.isPresent(HIKARI, getClass().getClassLoader())) {
-            throw new InvalidSeatlockConfigurationException("The seatlock lock on PostgreSQL needs a pool of its own, "
-                    + "made with HikariCP (com.zaxxer:HikariCP), which is not on the class path.",
-                    "Add spring-boot-starter-jdbc (it has HikariCP), or define a DistributedLock bean of your own "
-                    + "(PostgresLock.over(dataSource, settings, listener)).", null);
-        }
+    StorePool seatlockLockPool(SeatlockLockProperties properties, ObjectProvider<SpringDatabase> jdbc) {
         SeatlockLockProperties.Postgres postgres = properties.postgres();
         Duration callTimeout = checked("seatlock.lock.postgres.call-timeout", FIX_THE_VALUE,
                 () -> PostgresLockSettings.defaults().withCallTimeout(postgres.callTimeout()).callTimeout());
@@ -108,19 +60,9 @@ public class SeatlockPostgresLockAutoConfiguration {
                     + postgres.poolSize() + "; the lock needs one connection for its release listener and at least one "
                     + "for its calls.", "Set seatlock.lock.postgres.pool-size to 2 or more (default 10).", null);
         }
-        HikariConfig config = new HikariConfig();
-        config.setPoolName("seatlock-lock");
-        config.setJdbcUrl(details.jdbcUrl());
-        config.setUsername(details.username());
-        config.setPassword(details.password());
-        config.setMaximumPoolSize(postgres.poolSize());
-        config.setMinimumIdle(1);
-        config.setConnectionTimeout(Math.max(250, callTimeout.toMillis())); // HikariCP's least; the call bound counts too
-        config.setValidationTimeout(Math.max(250, callTimeout.toMillis()));
-        config.setInitializationFailTimeout(-1); // a database that does not answer yet is a cold start, not a failure
-        config.addDataSourceProperty("connectTimeout", Math.max(1, (int) Math.ceil(callTimeout.toMillis() / 1000.0)));
-        config.addDataSourceProperty("tcpKeepAlive", true);
-        return new LockPool(new HikariDataSource(config));
+        return StorePool.on(jdbc.getIfAvailable(), properties.store() != null, "PostgreSQL",
+                Set.of(SpringDatabase.POSTGRESQL), postgres.poolSize(), callTimeout, Map.of("connectTimeout",
+                        Math.max(1, (int) Math.ceil(callTimeout.toMillis() / 1000.0)), "tcpKeepAlive", true));
     }
 
     /**
@@ -130,8 +72,8 @@ public class SeatlockPostgresLockAutoConfiguration {
      * (no right to) stops start-up.
      */
     @Bean(destroyMethod = "close")
-    @ConditionalOnBean(LockPool.class)
-    PostgresLock distributedLock(LockPool pool, SeatlockLockProperties properties,
+    @ConditionalOnBean(StorePool.class)
+    PostgresLock distributedLock(StorePool pool, SeatlockLockProperties properties,
                                  ObjectProvider<LockListener> listeners) {
         SeatlockLockProperties.Postgres postgres = properties.postgres();
         PostgresLockSettings settings = checked("seatlock.lock", FIX_THE_VALUE, 
@@ -140,29 +82,12 @@ public class SeatlockPostgresLockAutoConfiguration {
                         .withTiming(properties.timing()));
         PostgresLock lock = PostgresLock.over(pool.pool, settings,
                 LockListeners.guarded(listeners.orderedStream().toList()));
-        long start = System.nanoTime();
-        try {
-            if (postgres.createTable()) {
-                lock.createTable();
-            } else {
-                lock.remainingTtl("seatlock-startup-check"); // says at once if the table is missing
-            }
-            log.info("seatlock lock on PostgreSQL (table {}, pool of {}) ready in {} ms; no Redis is configured, or "
-                    + "seatlock.lock.store=postgres", settings.table(), postgres.poolSize(),
-                    Duration.ofNanos(System.nanoTime() - start).toMillis());
-        } catch (LockUnavailableException e) {
-            if (e.getCause() instanceof SQLException sql && INSUFFICIENT_PRIVILEGE.equals(sql.getSQLState())
-                    || e.getMessage().contains("does not exist")) {
-                lock.close();
-                throw new InvalidSeatlockConfigurationException("The seatlock lock's table " + settings.table()
-                        + " cannot be used: " + e.getMessage(), "Run " + PostgresLock.DDL_RESOURCE + " (in "
-                        + "io.seatlock:seatlock-postgres) as an owner of the database, or let the lock create it "
-                        + "(seatlock.lock.postgres.create-table=true) as a user allowed to.", e);
-            }
-            log.warn("seatlock lock: PostgreSQL did not answer while the application started: {}. The application "
-                    + "starts; lock calls fail with LockUnavailableException until it answers (each within {})",
-                    e.getMessage(), postgres.callTimeout());
-        }
+        pool.ready(lock, postgres.createTable() ? lock::createTable : () -> lock.remainingTtl("seatlock-startup-check"),
+                "PostgreSQL", "table " + settings.table() + ", pool of " + postgres.poolSize(),
+                e -> INSUFFICIENT_PRIVILEGE.equals(e.getSQLState()), "The seatlock lock's table " + settings.table(),
+                "Run " + PostgresLock.DDL_RESOURCE + " (in io.seatlock:seatlock-postgres) as an owner of the database, "
+                        + "or let the lock create it (seatlock.lock.postgres.create-table=true) as a user allowed to.",
+                postgres.callTimeout());
         return lock;
     }
 
@@ -170,7 +95,7 @@ public class SeatlockPostgresLockAutoConfiguration {
     @ConditionalOnBean(PostgresLock.class)
     ReplicaLocks seatlockReplicaLocks(PostgresLock lock) {
         return new ReplicaLocks(lock, lock::ping, lock.settings().instanceId(), lock::heldLeases,
-                Map.of("store", "postgres", "table", lock.settings().table()));
+                Map.of("store", "postgres", "database", SpringDatabase.POSTGRESQL, "table", lock.settings().table()));
     }
 
     /** Writes fenced by the lease itself: a paused holder is refused even before a newer one writes. */
@@ -179,31 +104,5 @@ public class SeatlockPostgresLockAutoConfiguration {
     @ConditionalOnMissingBean(Fence.class)
     PostgresLeaseFence postgresLeaseFence(PostgresLock lock, ObjectProvider<LockListener> listeners) {
         return new PostgresLeaseFence(lock.settings(), LockListeners.guarded(listeners.orderedStream().toList()));
-    }
-
-    /** The application's database as Spring Boot 4 says it. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = Boot4Jdbc.DETAILS)
-    static class Boot4Jdbc {
-        static final String DETAILS = "org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails";
-
-        @Bean
-        @ConditionalOnBean(type = DETAILS)
-        SpringDatabase seatlockSpringDatabase(org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails details) {
-            return new SpringDatabase(details.getJdbcUrl(), details.getUsername(), details.getPassword());
-        }
-    }
-
-    /** The application's database as Spring Boot 3.5 says it. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = Boot3Jdbc.DETAILS)
-    static class Boot3Jdbc {
-        static final String DETAILS = "org.springframework.boot.autoconfigure.jdbc.JdbcConnectionDetails";
-
-        @Bean
-        @ConditionalOnBean(type = DETAILS)
-        SpringDatabase seatlockSpringDatabase(org.springframework.boot.autoconfigure.jdbc.JdbcConnectionDetails details) {
-            return new SpringDatabase(details.getJdbcUrl(), details.getUsername(), details.getPassword());
-        }
     }
 }

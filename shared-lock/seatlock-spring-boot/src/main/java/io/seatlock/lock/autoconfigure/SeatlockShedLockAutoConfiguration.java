@@ -15,7 +15,8 @@ import org.springframework.context.annotation.Bean;
  * ShedLock's {@link LockProvider} on whichever {@link DistributedLock} the application has, when the
  * application has ShedLock; backs off on a {@code LockProvider} of the application's own.
  */
-@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class})
+@AutoConfiguration(after = {SeatlockLockAutoConfiguration.class, SeatlockPostgresLockAutoConfiguration.class,
+        SeatlockMySqlLockAutoConfiguration.class})
 @ConditionalOnClass({LockProvider.class, SeatlockLockProvider.class})
 @ConditionalOnBean(DistributedLock.class)
 @ConditionalOnBooleanProperty(name = "seatlock.shedlock.enabled", matchIfMissing = true)

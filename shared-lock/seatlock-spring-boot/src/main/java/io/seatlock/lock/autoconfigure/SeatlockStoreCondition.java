@@ -14,10 +14,12 @@ import java.util.Locale;
 
 /**
  * Which store the lock uses ({@code seatlock.lock.store}); when unset, Redis where one is configured (a property, or
- * Redis connection details of the application's own: a Testcontainers service connection, say), else PostgreSQL
- * where seatlock-postgres and the PostgreSQL driver are on the class path, else Redis (whose auto-configuration then
- * says that no Redis is configured). Decided from properties and the class path alone, so both auto-configurations
- * agree before any bean exists.
+ * Redis connection details of the application's own: a Testcontainers service connection, say), else the
+ * application's database: MySQL or MariaDB where {@code spring.datasource.url} names one and seatlock-mysql and a
+ * MySQL or MariaDB driver are on the class path, else PostgreSQL where seatlock-postgres and the PostgreSQL driver
+ * are (its auto-configuration then says if the database is another), else MySQL where seatlock-mysql and such a
+ * driver are, else Redis (whose auto-configuration then says that no Redis is configured). Decided from properties
+ * and the class path alone, so every store's auto-configuration agrees before any bean exists.
  */
 abstract class SeatlockStoreCondition extends SpringBootCondition implements ConfigurationCondition {
 
@@ -27,6 +29,9 @@ abstract class SeatlockStoreCondition extends SpringBootCondition implements Con
             "spring.data.redis.cluster.nodes[0]");
     static final String POSTGRES_LOCK = "io.seatlock.lock.postgres.PostgresLock";
     static final String POSTGRES_DRIVER = "org.postgresql.PGConnection";
+    static final String MYSQL_LOCK = "io.seatlock.lock.mysql.MySqlLock";
+    /** MariaDB's driver and MySQL's Connector/J: either serves both servers. */
+    static final List<String> MYSQL_DRIVERS = List.of("org.mariadb.jdbc.Driver", "com.mysql.cj.jdbc.Driver");
     /** Spring Data Redis' connection details on Spring Boot 4 and on 3.5. */
     private static final List<String> REDIS_CONNECTION_DETAILS = List.of(
             "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails",
@@ -61,22 +66,44 @@ abstract class SeatlockStoreCondition extends SpringBootCondition implements Con
                 asked = Store.valueOf(set.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new InvalidSeatlockConfigurationException("Invalid seatlock.lock.store: '" + set + "'.",
-                        "Set seatlock.lock.store to redis or postgres.", e);
+                        "Set seatlock.lock.store to redis, postgres or mysql.", e);
             }
-            if (asked == Store.POSTGRES && !(ClassUtils.isPresent(POSTGRES_LOCK, classLoader)
-                    && ClassUtils.isPresent(POSTGRES_DRIVER, classLoader))) {
+            if (asked == Store.POSTGRES && !postgresPresent(classLoader)) {
                 throw new InvalidSeatlockConfigurationException("seatlock.lock.store is postgres, but io.seatlock:"
                         + "seatlock-postgres or the PostgreSQL driver (org.postgresql:postgresql) is not on the class path.",
                         "Add org.postgresql:postgresql (seatlock-spring-boot-starter has seatlock-postgres), or set "
                         + "seatlock.lock.store=redis.", null);
+            }
+            if (asked == Store.MYSQL && !mySqlPresent(classLoader)) {
+                throw new InvalidSeatlockConfigurationException("seatlock.lock.store is mysql, but io.seatlock:"
+                        + "seatlock-mysql or a MySQL or MariaDB driver (org.mariadb.jdbc:mariadb-java-client or "
+                        + "com.mysql:mysql-connector-j) is not on the class path.", "Add the driver of your database "
+                        + "(seatlock-spring-boot-starter has seatlock-mysql), or set seatlock.lock.store=redis.", null);
             }
             return asked;
         }
         if (redisConfigured(environment) || redisConnectionDetailsOfItsOwn(context)) {
             return Store.REDIS;
         }
-        return ClassUtils.isPresent(POSTGRES_LOCK, classLoader) && ClassUtils.isPresent(POSTGRES_DRIVER, classLoader)
-                ? Store.POSTGRES : Store.REDIS;
+        String url = environment.getProperty("spring.datasource.url");
+        String kind = url == null || url.isBlank() ? "" : SpringDatabase.kindOf(url);
+        boolean mySqlUrl = kind.equals(SpringDatabase.MYSQL) || kind.equals(SpringDatabase.MARIADB);
+        if (mySqlUrl && mySqlPresent(classLoader)) {
+            return Store.MYSQL;
+        }
+        if (postgresPresent(classLoader)) {
+            return Store.POSTGRES;
+        }
+        return mySqlPresent(classLoader) ? Store.MYSQL : Store.REDIS;
+    }
+
+    private static boolean postgresPresent(ClassLoader classLoader) {
+        return ClassUtils.isPresent(POSTGRES_LOCK, classLoader) && ClassUtils.isPresent(POSTGRES_DRIVER, classLoader);
+    }
+
+    private static boolean mySqlPresent(ClassLoader classLoader) {
+        return ClassUtils.isPresent(MYSQL_LOCK, classLoader)
+                && MYSQL_DRIVERS.stream().anyMatch(driver -> ClassUtils.isPresent(driver, classLoader));
     }
 
     private static boolean redisConfigured(Environment environment) {
@@ -108,8 +135,13 @@ abstract class SeatlockStoreCondition extends SpringBootCondition implements Con
     }
 
     private static String why(Store chosen) {
-        return chosen == Store.POSTGRES ? "no Redis is configured, and seatlock-postgres and the PostgreSQL driver are "
-                + "on the class path" : "a Redis is configured, or seatlock-postgres or the PostgreSQL driver is missing";
+        return switch (chosen) {
+            case POSTGRES -> "no Redis is configured, and seatlock-postgres and the PostgreSQL driver are on the class "
+                    + "path";
+            case MYSQL -> "no Redis is configured, and seatlock-mysql and a MySQL or MariaDB driver are on the class "
+                    + "path";
+            case REDIS -> "a Redis is configured, or no database lock and driver are on the class path";
+        };
     }
 
     /** The Redis lock is the store. */
@@ -123,6 +155,13 @@ abstract class SeatlockStoreCondition extends SpringBootCondition implements Con
     static final class OnPostgres extends SeatlockStoreCondition {
         OnPostgres() {
             super(Store.POSTGRES);
+        }
+    }
+
+    /** The MySQL/MariaDB lock is the store. */
+    static final class OnMySql extends SeatlockStoreCondition {
+        OnMySql() {
+            super(Store.MYSQL);
         }
     }
 }

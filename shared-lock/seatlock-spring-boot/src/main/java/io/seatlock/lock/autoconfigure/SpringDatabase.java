@@ -11,6 +11,8 @@ import java.util.Locale;
 final class SpringDatabase {
 
     static final String POSTGRESQL = "postgresql";
+    static final String MYSQL = "mysql";
+    static final String MARIADB = "mariadb";
 
     private final String jdbcUrl;
     private final @Nullable String username;
@@ -23,16 +25,18 @@ final class SpringDatabase {
     }
 
     /**
-     * The database a JDBC URL names: {@code postgresql}, {@code mysql}, {@code mariadb}, ... ({@code postgresql} also
-     * behind a wrapper's prefix, as in Testcontainers' {@code jdbc:tc:postgresql:}).
+     * The database a JDBC URL names: {@code postgresql}, {@code mysql}, {@code mariadb}, ... (those three also behind
+     * a wrapper's prefix, as in Testcontainers' {@code jdbc:tc:postgresql:}).
      */
     static String kindOf(String jdbcUrl) {
         String url = jdbcUrl.trim().toLowerCase(Locale.ROOT);
         if (!url.startsWith("jdbc:")) {
             return "not a JDBC URL";
         }
-        if (url.contains(":postgresql:")) {
-            return POSTGRESQL;
+        for (String known : new String[] {POSTGRESQL, MYSQL, MARIADB}) {
+            if (url.contains(":" + known + ":")) {
+                return known;
+            }
         }
         int end = url.indexOf(':', 5);
         return end > 5 ? url.substring(5, end) : "not a JDBC URL";

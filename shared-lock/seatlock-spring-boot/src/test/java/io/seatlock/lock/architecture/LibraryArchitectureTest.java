@@ -106,7 +106,8 @@ class LibraryArchitectureTest {
     @Test
     void everyStoresLeaseIsTheOneLeaseStateMachine() {
         classes().that().implement(LockLease.class)
-                .and().resideInAnyPackage("io.seatlock.lock.redis..", "io.seatlock.lock.postgres..")
+                .and().resideInAnyPackage("io.seatlock.lock.redis..", "io.seatlock.lock.postgres..",
+                        "io.seatlock.lock.mysql..", "io.seatlock.lock.jdbc..")
                 .should().beAssignableTo(StoreLease.class)
                 .check(LIBRARY);
     }
@@ -123,6 +124,15 @@ class LibraryArchitectureTest {
         noClasses().that().resideInAPackage("io.seatlock.lock.internal..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.seatlock.lock.spi..", "io.seatlock.lock.redis..",
                         "io.seatlock.lock.postgres..", "io.seatlock.lock.autoconfigure..")
+                .check(LIBRARY);
+    }
+
+    /** What the database stores share is theirs alone: no other part of the library leans on it. */
+    @Test
+    void onlyTheDatabaseStoresUseTheirSharedPart() {
+        noClasses().that().resideOutsideOfPackages("io.seatlock.lock.jdbc.internal..", "io.seatlock.lock.postgres..",
+                        "io.seatlock.lock.mysql..")
+                .should().dependOnClassesThat().resideInAPackage("io.seatlock.lock.jdbc.internal..")
                 .check(LIBRARY);
     }
 

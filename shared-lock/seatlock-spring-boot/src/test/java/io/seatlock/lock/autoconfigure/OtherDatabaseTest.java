@@ -15,26 +15,30 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An application whose database is not PostgreSQL (MariaDB here, by its URL alone: nothing connects) gets no bean
- * whose SQL is PostgreSQL's: no fence, no job slots; the lock itself stays on Redis. Asking for the PostgreSQL store on
- * it stops start-up with a report that names the database, not its URL.
+ * An application whose database is none the library runs on (SQL Server here, by its URL alone: nothing connects)
+ * gets no bean whose SQL is another database's: no fence, no job slots; the lock itself stays on Redis. Asking for a
+ * database store on it stops start-up with a report that names the database and the supported ones, not its URL.
  */
 class OtherDatabaseTest {
 
     @RegisterExtension
     static final IsolatedServers servers = new IsolatedServers("OtherDatabaseTest");
 
-    private static final String MARIADB = "jdbc:mariadb://127.0.0.1:3306/seatlock_never_used?password=marker-pw";
+    private static final String SQL_SERVER = "jdbc:sqlserver://127.0.0.1:1433;databaseName=never;password=marker-pw";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JdbcTemplateAutoConfiguration.class,
                     DataRedisAutoConfiguration.class, SeatlockLockAutoConfiguration.class,
-                    SeatlockPostgresLockAutoConfiguration.class, SeatlockJdbcAutoConfiguration.class))
-            .withPropertyValues("spring.datasource.url=" + MARIADB, "spring.data.redis.host=" + servers.redis().host(),
-                    "spring.data.redis.port=" + servers.redis().port(), "seatlock.lock.key-prefix=" + servers.keyPrefix());
+                    SeatlockPostgresLockAutoConfiguration.class, SeatlockMySqlLockAutoConfiguration.class,
+                    SeatlockJdbcAutoConfiguration.class))
+            // a driver class that loads, so that Boot makes the DataSource: nothing ever connects with it
+            .withPropertyValues("spring.datasource.url=" + SQL_SERVER,
+                    "spring.datasource.driver-class-name=org.mariadb.jdbc.Driver",
+                    "spring.data.redis.host=" + servers.redis().host(), "spring.data.redis.port=" + servers.redis().port(),
+                    "seatlock.lock.key-prefix=" + servers.keyPrefix());
 
     @Test
-    void onMariaDbNoFenceAndNoJobSlotsAreRegisteredAndTheLockIsRedis() {
+    void onAnotherDatabaseNoFenceAndNoJobSlotsAreRegisteredAndTheLockIsRedis() {
         runner.run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(DistributedLock.class)
                     .doesNotHaveBean(Fence.class).doesNotHaveBean(JobSlots.class);
@@ -45,17 +49,21 @@ class OtherDatabaseTest {
     @Test
     void onPostgresqlBothAreThere() {
         runner.withPropertyValues("spring.datasource.url=" + servers.jdbcUrl(),
+                        "spring.datasource.driver-class-name=org.postgresql.Driver",
                         "spring.datasource.username=" + servers.postgres().user(),
                         "spring.datasource.password=" + servers.postgres().password())
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(Fence.class).hasSingleBean(JobSlots.class));
     }
 
     @Test
-    void thePostgresqlStoreOnMariaDbIsAReportNamingTheDatabase() {
-        runner.withPropertyValues("seatlock.lock.store=postgres").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(new InvalidSeatlockConfigurationFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
-                    .contains("spring.datasource.url) is mariadb").doesNotContain("marker-pw");
-        });
+    void aDatabaseStoreOnAnotherDatabaseIsAReportNamingItAndTheSupportedOnes() {
+        for (String store : new String[] {"postgres", "mysql"}) {
+            runner.withPropertyValues("seatlock.lock.store=" + store).run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(new InvalidSeatlockConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+                        .getDescription()).contains("spring.datasource.url) is sqlserver")
+                        .contains("PostgreSQL, MySQL or MariaDB").doesNotContain("marker-pw");
+            });
+        }
     }
 }

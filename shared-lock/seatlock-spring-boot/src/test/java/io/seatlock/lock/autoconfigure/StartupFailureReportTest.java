@@ -39,9 +39,9 @@ class StartupFailureReportTest {
     void noRedisSettingsAtAll(CapturedOutput output) {
         startFails();
         assertReport(output, "No store is configured for the seatlock lock: no Redis (seatlock.lock.redis-url, "
-                + "seatlock.lock.cluster-nodes or spring.data.redis.*) and no PostgreSQL database (spring.datasource.url)",
+                + "seatlock.lock.cluster-nodes or spring.data.redis.*) and no database (spring.datasource.url)",
                 "Set seatlock.lock.redis-url (or spring.data.redis.host) to the Redis every replica shares, or "
-                + "spring.datasource.url to the PostgreSQL they share");
+                + "spring.datasource.url to the PostgreSQL, MySQL or MariaDB database they share");
     }
 
     @Test
@@ -53,8 +53,9 @@ class StartupFailureReportTest {
 
     @Test
     void aStoreThatIsNotOne(CapturedOutput output) {
-        startFails("seatlock.lock.store=mysql");
-        assertReport(output, "Invalid seatlock.lock.store: 'mysql'.", "Set seatlock.lock.store to redis or postgres.");
+        startFails("seatlock.lock.store=oracle");
+        assertReport(output, "Invalid seatlock.lock.store: 'oracle'.",
+                "Set seatlock.lock.store to redis, postgres or mysql.");
     }
 
     @ParameterizedTest

@@ -4,6 +4,6 @@
  * here is kept compatible between versions, and no type here appears in a public signature.
  */
 @NullMarked
-package io.seatlock.lock.internal.jdbc;
+package io.seatlock.lock.jdbc.internal;
 
 import org.jspecify.annotations.NullMarked;

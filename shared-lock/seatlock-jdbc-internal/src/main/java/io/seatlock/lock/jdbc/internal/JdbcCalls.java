@@ -1,4 +1,4 @@
-package io.seatlock.lock.internal.jdbc;
+package io.seatlock.lock.jdbc.internal;
 
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.LockStoreRefusedException;

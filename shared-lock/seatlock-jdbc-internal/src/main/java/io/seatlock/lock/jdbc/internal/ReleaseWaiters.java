@@ -1,4 +1,4 @@
-package io.seatlock.lock.internal.jdbc;
+package io.seatlock.lock.jdbc.internal;
 
 import java.util.Map;
 import java.util.Set;
