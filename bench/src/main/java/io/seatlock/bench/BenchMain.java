@@ -25,7 +25,7 @@ import java.util.function.ToDoubleFunction;
 /**
  * Runs the benchmarks side by side on the same servers and writes Markdown tables and PNG plots to
  * {@code bench/results}. Arguments: {@code lock}, {@code onsale}, {@code growth}, {@code replicas}, {@code postgres}, {@code handover},
- * {@code crowd} or {@code all}; {@code observed} and {@code herd} on their own.
+ * {@code crowd} or {@code all}; {@code observed}, {@code herd} and {@code mysql} on their own.
  */
 public final class BenchMain {
 
@@ -64,6 +64,9 @@ public final class BenchMain {
         }
         if (what.equals("hotpath")) {
             write("hot-path.md", HotPathProfile.run());
+        }
+        if (what.equals("mysql")) {
+            write("mysql-hand-over.md", MySqlHandOver.run(Integer.getInteger("bench.rounds", 300), 30));
         }
         if (what.equals("herd")) {
             write("herd.md", Herd.run(java.time.Duration.ofSeconds(Integer.getInteger("bench.herd.seconds", 15))));

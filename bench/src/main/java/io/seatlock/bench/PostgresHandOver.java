@@ -50,7 +50,7 @@ final class PostgresHandOver {
         return md.toString();
     }
 
-    private static String row(String who, Pair pair, int rounds, int warmUpRounds) throws Exception {
+    static String row(String who, Pair pair, int rounds, int warmUpRounds) throws Exception {
         double[] millis = new double[rounds];
         for (int round = -warmUpRounds; round < rounds; round++) {
             String name = "handover:" + Math.floorMod(round, 10);
