@@ -1,5 +1,6 @@
 package io.seatlock.it;
 
+import io.seatlock.localservers.IsolatedMariaDb;
 import io.seatlock.localservers.IsolatedServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -35,6 +36,8 @@ class OutsideProjectsIT {
 
     @RegisterExtension
     static final IsolatedServers servers = new IsolatedServers("OutsideProjectsIT");
+    @RegisterExtension
+    static final IsolatedMariaDb mariaDb = new IsolatedMariaDb("OutsideProjectsIT");
 
     private static final Path ROOT = Paths.get(System.getProperty("seatlock.it.root"));
     private static final Path PROJECTS = Paths.get(System.getProperty("seatlock.it.projects"));
@@ -80,7 +83,7 @@ class OutsideProjectsIT {
     @AfterAll
     static void dropProjectDatabases() {
         for (String project : List.of("lock-only", "jedis-user", "shedlock-user", "flyway-replicas", "own-writes",
-                "postgres-only", "every-part")) {
+                "postgres-only", "every-part", "mariadb-only")) {
             servers.postgres().dropDatabase(database(project));
         }
     }
@@ -101,6 +104,20 @@ class OutsideProjectsIT {
         assertThat(output).contains("Tests run: 2, Failures: 0, Errors: 0")
                 .contains("seatlock lock on PostgreSQL (table seatlock.leases");
         assertThat(keysLeft()).as("nothing in Redis").isEmpty();
+    }
+
+    /** Its database is a MariaDB, which the lock follows; the 14C story runs in it, guarded and unguarded. */
+    @Test
+    void anAppOnMariaDbAloneLocksAndItsLeaseFenceRefusesAPausedHolder() {
+        String output = build("mariadb-only", Map.of("SPRING_DATASOURCE_URL", mariaDb.jdbcUrl(),
+                "SPRING_DATASOURCE_USERNAME", mariaDb.server().user(),
+                "SPRING_DATASOURCE_PASSWORD", mariaDb.server().password()),
+                Set.of("SEATLOCK_LOCK_REDIS_URL", "SPRING_DATA_REDIS_URL"));
+        assertThat(output).contains("Tests run: 3, Failures: 0, Errors: 0")
+                .contains("seatlock lock on MySQL (table seatlock_leases").contains("mariadb-only ran its lock as MySqlLock");
+        assertThat(keysLeft()).as("nothing in Redis").isEmpty();
+        assertThat(new JdbcTemplate(mariaDb.dataSource()).queryForObject("SELECT holder FROM tickets WHERE seat = '14C'",
+                String.class)).as("the unguarded run's last write, read from the app's own database").isNotNull();
     }
 
     @Test

@@ -291,6 +291,19 @@ class MySqlLockTest {
                 .isInstanceOf(LockClosedException.class);
     }
 
+    /** What the server says of a grant that waited for a row: its own wait ran out (1205) or it was a deadlock's victim (1213). */
+    @Test
+    void aDeadlockVictimOrARowWaitOutIsBusyAndAnythingElseUnavailable() {
+        MySqlLeaseStatements statements = new MySqlLeaseStatements("seatlock_leases", Duration.ofSeconds(2));
+        assertThat(statements.isRowWaitTimeout(new SQLException("Deadlock found", "40001", 1213))).isTrue();
+        assertThat(statements.isRowWaitTimeout(new SQLException("Lock wait timeout exceeded", "HY000", 1205))).isTrue();
+        assertThat(statements.isRowWaitTimeout(new SQLException("Query execution was interrupted", "70100", 1317)))
+                .isFalse();
+        assertThat(statements.isBrokenConnection(new SQLException("Connection killed", "08000"))).isTrue();
+        assertThat(statements.isBrokenConnection(new java.sql.SQLTransientConnectionException("pool empty", "08001")))
+                .as("an exhausted pool is no broken connection: nothing to try again on").isFalse();
+    }
+
     private static CompletableFuture<LockLease> acquiring(MySqlLock lock, String name) {
         return CompletableFuture.supplyAsync(() -> {
             try {

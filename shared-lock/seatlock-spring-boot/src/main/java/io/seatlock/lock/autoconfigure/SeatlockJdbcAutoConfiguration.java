@@ -42,7 +42,6 @@ import javax.sql.DataSource;
                 "org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration"})
 @ConditionalOnClass(PostgresFence.class)
 @ConditionalOnBean(DataSource.class)
-@Conditional(SeatlockJdbcAutoConfiguration.OnSupportedDatabase.class)
 @EnableConfigurationProperties(SeatlockLockProperties.class)
 public class SeatlockJdbcAutoConfiguration {
 
@@ -59,12 +58,14 @@ public class SeatlockJdbcAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(Fence.class)
+    @Conditional(OnPostgresDatabase.class)
     PostgresFence postgresFence(ObjectProvider<LockListener> listeners) {
         return new PostgresFence(LockListeners.guarded(listeners.orderedStream().toList()));
     }
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass({JdbcTemplate.class, JobSlots.class})
+    @Conditional(OnSupportedDatabase.class)
     @ConditionalOnBooleanProperty(name = "seatlock.slots.enabled", matchIfMissing = true)
     @EnableConfigurationProperties(SeatlockSlotsProperties.class)
     static class Slots {
@@ -99,8 +100,19 @@ public class SeatlockJdbcAutoConfiguration {
             if (StorePool.SUPPORTED.contains(kind)) {
                 return ConditionOutcome.match("the application's database is " + kind);
             }
-            return ConditionOutcome.noMatch("spring.datasource.url is " + kind + ": seatlock's fence and job slots run "
-                    + "on " + StorePool.SUPPORTED_NAMES);
+            return ConditionOutcome.noMatch("spring.datasource.url is " + kind + ": seatlock's job slots run on "
+                    + StorePool.SUPPORTED_NAMES);
+        }
+    }
+
+    /** The application's database is PostgreSQL: its fence is {@link PostgresFence}. */
+    static final class OnPostgresDatabase extends SpringBootCondition {
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            String kind = kind(context);
+            return kind.equals(SpringDatabase.POSTGRESQL)
+                    ? ConditionOutcome.match("the application's database is " + kind)
+                    : ConditionOutcome.noMatch("spring.datasource.url is " + kind + ": PostgresFence runs on PostgreSQL");
         }
     }
 
@@ -111,7 +123,8 @@ public class SeatlockJdbcAutoConfiguration {
             String kind = kind(context);
             return kind.equals(SpringDatabase.MYSQL) || kind.equals(SpringDatabase.MARIADB)
                     ? ConditionOutcome.match("the application's database is " + kind)
-                    : ConditionOutcome.noMatch("the application's database is " + kind);
+                    : ConditionOutcome.noMatch("spring.datasource.url is " + kind + ": MySqlFence runs on MySQL or "
+                    + "MariaDB");
         }
     }
 

@@ -7,6 +7,7 @@ import io.seatlock.lock.mysql.MySqlLeaseFence;
 import io.seatlock.lock.mysql.MySqlLock;
 import io.seatlock.lock.mysql.MySqlLockSettings;
 import io.seatlock.lock.spi.LockListeners;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -75,7 +76,7 @@ public class SeatlockMySqlLockAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnBean(StorePool.class)
     MySqlLock distributedLock(StorePool pool, SeatlockLockProperties properties,
-                              ObjectProvider<LockListener> listeners) {
+                              ObjectProvider<LockListener> listeners, ObjectProvider<SpringDatabase> jdbc) {
         SeatlockLockProperties.Mysql mysql = properties.mysql();
         MySqlLockSettings settings = checked("seatlock.lock", FIX_THE_VALUE,
                 () -> MySqlLockSettings.defaults().withTable(mysql.table())
@@ -83,7 +84,8 @@ public class SeatlockMySqlLockAutoConfiguration {
                         .withTiming(properties.timing()));
         MySqlLock lock = MySqlLock.over(pool.pool, settings, LockListeners.guarded(listeners.orderedStream().toList()));
         pool.ready(lock, mysql.createTable() ? lock::createTable : () -> lock.remainingTtl("seatlock-startup-check"),
-                "MySQL", "table " + settings.table() + ", pool of " + mysql.poolSize(),
+                "MySQL", "table " + settings.table() + ", pool of " + mysql.poolSize() + ", database "
+                        + kindOf(jdbc.getIfAvailable()),
                 e -> ACCESS_DENIED.equals(e.getSQLState()), "The seatlock lock's table " + settings.table(),
                 "Run " + MySqlLock.DDL_RESOURCE + " (in io.seatlock:seatlock-mysql) as an administrator of the "
                         + "database, or let the lock create it (seatlock.lock.mysql.create-table=true) as a user "
@@ -94,10 +96,13 @@ public class SeatlockMySqlLockAutoConfiguration {
     @Bean
     @ConditionalOnBean(MySqlLock.class)
     ReplicaLocks seatlockReplicaLocks(MySqlLock lock, ObjectProvider<SpringDatabase> jdbc) {
-        SpringDatabase database = jdbc.getIfAvailable();
         return new ReplicaLocks(lock, lock::ping, lock.settings().instanceId(), lock::heldLeases,
-                Map.of("store", "mysql", "database", database == null ? SpringDatabase.MYSQL
-                        : SpringDatabase.kindOf(database.jdbcUrl()), "table", lock.settings().table()));
+                Map.of("store", "mysql", "database", kindOf(jdbc.getIfAvailable()), "table", lock.settings().table()));
+    }
+
+    /** {@code mysql} or {@code mariadb}, as the application's URL names it (a DataSource of its own: mysql). */
+    private static String kindOf(@Nullable SpringDatabase database) {
+        return database == null ? SpringDatabase.MYSQL : SpringDatabase.kindOf(database.jdbcUrl());
     }
 
     /** Writes fenced by the lease itself: a paused holder is refused even before a newer one writes. */

@@ -87,7 +87,7 @@ class MySqlStoreTest {
                     assertThat(jdbc.queryForObject("SELECT runner FROM job_runs WHERE job_name = 'nightly'",
                             String.class)).isEqualTo("replica-7");
                 });
-        assertThat(output.getOut()).contains("seatlock lock on MySQL (table seatlock_leases, pool of 10) ready in");
+        assertThat(output.getOut()).contains("seatlock lock on MySQL (table seatlock_leases, pool of 10, database mariadb) ready in");
     }
 
     @Test
