@@ -172,7 +172,9 @@ final class Herd {
             RedisServer server = redis.server();
             StoreMeter redisMeter = () -> new long[] {server.commandCalls().values().stream().mapToLong(Long::longValue).sum(),
                     redisCpuMicros(server)};
-            crowds(md, "seatlock `RedisLockClient` (Lettuce)", () -> seatlockRedis(server), redisMeter, length);
+            crowds(md, "seatlock `RedisLockClient` (Lettuce)", () -> seatlockRedis(server, false), redisMeter, length);
+            crowds(md, "seatlock `RedisLockClient` in order (`acquireInOrder`)", () -> seatlockRedis(server, true),
+                    redisMeter, length);
             crowds(md, "Redisson `RLock`", () -> redisson(server, false), redisMeter, length);
             crowds(md, "Redisson `RFairLock`", () -> redisson(server, true), redisMeter, length);
         }
@@ -217,13 +219,13 @@ final class Herd {
         return (long) (seconds * 1e6);
     }
 
-    private static List<Client> seatlockRedis(RedisServer server) {
+    private static List<Client> seatlockRedis(RedisServer server, boolean inOrder) {
         List<Client> clients = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
             RedisLockClient lock = RedisLockClient.over(LettuceTransport.standalone(
                             RedisURI.create("redis://" + server.host() + ":" + server.port()), RedisTimeouts.of(Duration.ofSeconds(2))),
                     RedisLockSettings.defaults().withKeyPrefix("herd:").withInstanceId("client-" + i), LockListener.NOOP);
-            clients.add(seatlock(lock::acquire, lock::close));
+            clients.add(seatlock(inOrder ? lock::acquireInOrder : lock::acquire, lock::close));
         }
         return clients;
     }

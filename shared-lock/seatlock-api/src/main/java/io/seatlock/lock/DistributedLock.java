@@ -81,6 +81,30 @@ public interface DistributedLock {
             throws InterruptedException;
 
     /**
+     * As {@link #acquire}, in order of arrival across replicas: the caller takes its place in a line the store keeps
+     * for the name, and the lock goes to the first in line, so no waiter is overtaken by one that came later, in this
+     * process or another. A caller that gives up (its {@code maxWait}, an interrupt) leaves the line; one whose process
+     * dies is dropped from it once it stops coming back, within the implementation's stated bound. The order holds
+     * among callers of this method; a {@code tryAcquire} or {@code acquire} of the same name does not stand in line.
+     * Fencing tokens and every other promise are those of {@code acquire}. An implementation whose store keeps no line
+     * (this default) refuses.
+     *
+     * @param name    the lock's name
+     * @param ttl     how long the store keeps the lease unless renewed or released
+     * @param impact  what breaks if two holders overlap
+     * @param maxWait how long to wait at most; zero tries once
+     * @return the lease
+     * @throws LockNotAcquiredException      if the lock was not this caller's within {@code maxWait}
+     * @throws InterruptedException          if the waiting thread was interrupted
+     * @throws UnsupportedOperationException if the implementation keeps no line
+     */
+    default LockLease acquireInOrder(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
+            throws InterruptedException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no line of waiters: "
+                + "acquire in order of arrival is not supported; use acquire");
+    }
+
+    /**
      * A hint for waiters: completes soon after the current holder of {@code name} releases it, where the
      * implementation can tell (one whose store announces releases), so a waiter can try again at once instead of
      * at its next poll. It grants nothing, and it may never complete (an expired lease, a lost message, an

@@ -12,6 +12,7 @@ import io.seatlock.lock.spi.LockSpec;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -94,15 +95,51 @@ public final class InMemoryLock implements DistributedLock {
     @Override
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
+        return waitFor(new LockSpec(name, ttl, impact), maxWait, () -> true);
+    }
+
+    /**
+     * As {@link #acquire}, in order of arrival over every replica of this store: a line per name, kept in memory; a
+     * waiter that gives up leaves it.
+     */
+    @Override
+    public LockLease acquireInOrder(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
+            throws InterruptedException {
         LockSpec spec = new LockSpec(name, ttl, impact);
+        Object me = new Object();
+        synchronized (store) {
+            store.lines.computeIfAbsent(name, n -> new ArrayDeque<>()).addLast(me);
+        }
+        try {
+            return waitFor(spec, maxWait, () -> store.lines.get(name).peekFirst() == me);
+        } finally {
+            synchronized (store) {
+                ArrayDeque<Object> line = store.lines.get(name);
+                line.remove(me);
+                if (line.isEmpty()) {
+                    store.lines.remove(name);
+                }
+                store.notifyAll(); // the next in line may be first now
+            }
+        }
+    }
+
+    /** Whether this waiter may try now (under the store's monitor). */
+    @FunctionalInterface
+    private interface Turn {
+        boolean mine();
+    }
+
+    private LockLease waitFor(LockSpec spec, Duration maxWait, Turn turn) throws InterruptedException {
+        String name = spec.name();
         long waitNanos = LockSpec.requireValidWait(maxWait);
         // Waits until released, or until maxWait passes on the manual clock or in real time, whichever is first.
         long clockDeadline = store.clock.nanos() + waitNanos;
         long realDeadline = System.nanoTime() + waitNanos;
         synchronized (store) {
             while (true) {
-                InMemoryStore.Grant grant = store.grant(spec, instanceId, false);
-                if (grant.lease() != null) {
+                InMemoryStore.Grant grant = turn.mine() ? store.grant(spec, instanceId, false) : null;
+                if (grant != null && grant.lease() != null) {
                     return grant.lease();
                 }
                 long realLeft = realDeadline - System.nanoTime();

@@ -28,6 +28,8 @@ final class InMemoryStore {
     final List<InMemoryLock.Lease> keptAlive = new ArrayList<>();
     /** Waiters told when a lock is released ({@link #whenReleased}); completed outside the monitor. */
     final Map<String, List<CompletableFuture<Void>>> releaseWaiters = new HashMap<>();
+    /** The waiters of {@link InMemoryLock#acquireInOrder}, per name, first to arrive first. */
+    final Map<String, java.util.ArrayDeque<Object>> lines = new HashMap<>();
 
     InMemoryStore(ManualClock clock) {
         this.clock = clock;

@@ -80,25 +80,49 @@ public final class BlockingAcquire {
             if (!place.awaitFirst(deadline)) {
                 throw notAcquired(name, maxWait);
             }
-            long backoff = timing.minBackoff().toNanos();
-            while (true) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
-                }
-                Optional<LockLease> lease = attempt.tryOnce();
-                if (lease.isPresent()) {
-                    return lease.get();
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw notAcquired(name, maxWait);
-                }
-                long jittered = ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1);
-                pause.await(Duration.ofNanos(Math.min(left, jittered)));
-                backoff = Math.min(backoff * 2, timing.maxBackoff().toNanos());
-            }
+            return tryUntil(name, maxWait, deadline, attempt, pause);
         } finally {
             leave(name, place);
+        }
+    }
+
+    /**
+     * As {@link #acquire}, but every thread asks the store itself, standing in no line of this lock's: for a store
+     * that keeps the line across replicas ({@link io.seatlock.lock.DistributedLock#acquireInOrder}), where a line of
+     * this process would keep its later threads from taking their places in the store's.
+     *
+     * @param name    the lock's name
+     * @param maxWait how long to wait at most, not negative
+     * @param attempt one attempt, which also keeps the caller's place in the store's line
+     * @param pause   the wait between attempts
+     * @return the lease
+     * @throws LockNotAcquiredException if the lock stayed held for {@code maxWait}
+     * @throws InterruptedException     if the thread was interrupted
+     * @throws IllegalArgumentException if {@code maxWait} is null or negative
+     */
+    public LockLease acquireWithoutLine(String name, Duration maxWait, Attempt attempt, Pause pause)
+            throws InterruptedException {
+        return tryUntil(name, maxWait, System.nanoTime() + LockSpec.requireValidWait(maxWait), attempt, pause);
+    }
+
+    private LockLease tryUntil(String name, Duration maxWait, long deadline, Attempt attempt, Pause pause)
+            throws InterruptedException {
+        long backoff = timing.minBackoff().toNanos();
+        while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
+            }
+            Optional<LockLease> lease = attempt.tryOnce();
+            if (lease.isPresent()) {
+                return lease.get();
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw notAcquired(name, maxWait);
+            }
+            long jittered = ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1);
+            pause.await(Duration.ofNanos(Math.min(left, jittered)));
+            backoff = Math.min(backoff * 2, timing.maxBackoff().toNanos());
         }
     }
 

@@ -64,12 +64,29 @@ record ObservedLock(DistributedLock lock, LockObservations observations) impleme
     @Override
     public LockLease acquire(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
             throws InterruptedException {
+        return waited(name, impact, () -> lock.acquire(name, ttl, impact, maxWait));
+    }
+
+    /** Observed as {@link #acquire} is: the same observation, the wait in order of arrival inside it. */
+    @Override
+    public LockLease acquireInOrder(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
+            throws InterruptedException {
+        return waited(name, impact, () -> lock.acquireInOrder(name, ttl, impact, maxWait));
+    }
+
+    /** A wait of the lock's. */
+    @FunctionalInterface
+    private interface Wait {
+        LockLease lease() throws InterruptedException;
+    }
+
+    private LockLease waited(String name, OverlapImpact impact, Wait wait) throws InterruptedException {
         if (observations.registry().isNoop()) {
-            return lock.acquire(name, ttl, impact, maxWait);
+            return wait.lease();
         }
         Observation acquire = observations.acquire(name, impact, "wait").start();
         try (Observation.Scope ignored = acquire.openScope()) {
-            LockLease lease = lock.acquire(name, ttl, impact, maxWait);
+            LockLease lease = wait.lease();
             observations.tookLateGrant(); // an attempt's late grant before this one's success: no longer news
             LockObservations.outcome(acquire, "acquired");
             return observe(lease, name);

@@ -85,6 +85,18 @@ class LockObservationsTest {
         assertThat(outcomes()).containsExactly("acquired", "busy", "not-acquired", "decided");
     }
 
+    /** The wrapper hands a wait in order of arrival to the lock underneath, observed as a wait. */
+    @Test
+    void anAcquireInOrderIsTheLocksOwnAndObservedAsAWait() throws Exception {
+        LockLease held = lock.acquireInOrder("job:ordered", TTL, OverlapImpact.WASTED_WORK, Duration.ZERO);
+        assertThatThrownBy(() -> other.acquireInOrder("job:ordered", TTL, OverlapImpact.WASTED_WORK, Duration.ZERO))
+                .isInstanceOf(LockNotAcquiredException.class);
+        held.release();
+        assertThat(outcomes()).containsExactly("acquired", "not-acquired");
+        assertThat(registry).hasObservationWithNameEqualTo(LockObservations.ACQUIRE).that()
+                .hasLowCardinalityKeyValue(LockObservations.MODE, "wait");
+    }
+
     @Test
     void aLateGrantAndAnUnansweredCallAreToldApartFromABusyLock() {
         DistributedLock late = observations.wrap(new Refusing(() -> {

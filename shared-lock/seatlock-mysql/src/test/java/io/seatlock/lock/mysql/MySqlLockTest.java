@@ -282,6 +282,13 @@ class MySqlLockTest {
     }
 
     @Test
+    void itKeepsNoLineOfWaitersAndSaysSoRatherThanServeOutOfOrder() {
+        assertThatThrownBy(() -> lock.acquireInOrder("in-order", LONG, OverlapImpact.WASTED_WORK, Duration.ofSeconds(1)))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("MySqlLock")
+                .hasMessageContaining("keeps no line");
+    }
+
+    @Test
     void closeReleasesWhatItHoldsAndRefusesLaterCalls() throws Exception {
         MySqlLock closing = locks.lock(locks.pool(database), MySqlLockSettings.defaults(), LockListener.NOOP);
         closing.tryAcquire("closing", LONG, OverlapImpact.WASTED_WORK).orElseThrow().keepAlive(() -> { });

@@ -223,6 +223,13 @@ class PostgresLockTest {
     }
 
     @Test
+    void itKeepsNoLineOfWaitersAndSaysSoRatherThanServeOutOfOrder() {
+        assertThatThrownBy(() -> lock.acquireInOrder("in-order", LONG, OverlapImpact.WASTED_WORK, Duration.ofSeconds(1)))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("PostgresLock")
+                .hasMessageContaining("keeps no line");
+    }
+
+    @Test
     void closeReleasesWhatItHoldsAndRefusesLaterCalls() throws Exception {
         PostgresLock closing = locks.lock(locks.pool(servers), PostgresLockSettings.defaults(), LockListener.NOOP);
         closing.tryAcquire("closing", LONG, OverlapImpact.WASTED_WORK).orElseThrow().keepAlive(() -> { });

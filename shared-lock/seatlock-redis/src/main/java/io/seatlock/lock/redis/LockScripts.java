@@ -45,6 +45,45 @@ enum LockScripts {
             """ + Fragments.GRANT),
 
     /**
+     * ACQUIRE for the first in line. KEYS: lock, fence, line, line-alive (one hash slot). ARGV as ACQUIRE, then the
+     * waiter's id and how long (ms) it is taken to be alive after this call. Drops the waiters no longer alive, puts
+     * this one in line if it is not (at Redis' time in µs), renews its life, and grants only when it is first in line
+     * and the lock is free, taking it out of the line. Returns the fencing token, or 0.
+     */
+    ACQUIRE_IN_ORDER("""
+            local t = redis.call('TIME')
+            local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            for _, gone in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now_ms)) do
+              redis.call('ZREM', KEYS[3], gone)
+              redis.call('ZREM', KEYS[4], gone)
+            end
+            if not redis.call('ZSCORE', KEYS[3], ARGV[5]) then
+              redis.call('ZADD', KEYS[3], tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[5])
+            end
+            local alive = tonumber(ARGV[6])
+            redis.call('ZADD', KEYS[4], now_ms + alive, ARGV[5])
+            redis.call('PEXPIRE', KEYS[3], alive * 2)
+            redis.call('PEXPIRE', KEYS[4], alive * 2)
+            if redis.call('ZRANGE', KEYS[3], 0, 0)[1] ~= ARGV[5] then
+              return 0
+            end
+            if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+              return 0
+            end
+            redis.call('ZREM', KEYS[3], ARGV[5])
+            redis.call('ZREM', KEYS[4], ARGV[5])
+            """ + Fragments.GRANT),
+
+    /**
+     * Takes a waiter out of the line (it gave up). KEYS: line, line-alive. ARGV: the waiter's id. Returns 1 if it
+     * was in line.
+     */
+    LEAVE_LINE("""
+            redis.call('ZREM', KEYS[2], ARGV[1])
+            return redis.call('ZREM', KEYS[1], ARGV[1])
+            """),
+
+    /**
      * Leaves the decided marker, then compare-and-deletes as RELEASE. KEYS: lock, decided marker. ARGV: owner
      * token, marker ttl ms. The marker is set even if the lock is no longer ours: the work is
      * done either way.

@@ -9,6 +9,8 @@ package io.seatlock.lock.redis;
  *   <li>{@code <prefix>lock:{<name>}}: the lock, holding the owner token, with the lease's ttl;</li>
  *   <li>{@code <prefix>fence:{<name>}}: the newest fencing token granted, kept an hour after its last lease;</li>
  *   <li>{@code <prefix>decided:{<name>}}: the "decided" marker a holder may leave on release;</li>
+ *   <li>{@code <prefix>line:{<name>}} and {@code <prefix>line-alive:{<name>}}: the line of waiters in order of
+ *   arrival ({@code acquireInOrder}), and until when each is taken to be alive, both sorted sets;</li>
  *   <li>{@code <prefix>released:{<name>}}: the pub/sub channel a release announces itself on when someone
  *   waits for the lock (not a key).</li>
  * </ul>
@@ -60,6 +62,28 @@ public record RedisKeys(String prefix) {
      */
     public String fence(String name) {
         return prefix + "fence:{" + name + "}";
+    }
+
+    /**
+     * The key of the line of waiters in order of arrival (a sorted set: each waiter by its arrival, in µs of Redis'
+     * clock).
+     *
+     * @param name the lock's name
+     * @return {@code <prefix>line:{<name>}}
+     */
+    public String line(String name) {
+        return prefix + "line:{" + name + "}";
+    }
+
+    /**
+     * The key of when each waiter in line is last taken to be alive (a sorted set: each waiter by a time of Redis'
+     * clock in ms; one past it is dropped from the line).
+     *
+     * @param name the lock's name
+     * @return {@code <prefix>line-alive:{<name>}}
+     */
+    public String lineAlive(String name) {
+        return prefix + "line-alive:{" + name + "}";
     }
 
     /**

@@ -6,6 +6,7 @@ import io.seatlock.lock.spi.BlockingAcquire;
 import io.seatlock.lock.spi.LockListeners;
 import io.seatlock.lock.redis.spi.RedisCommand;
 import io.seatlock.lock.redis.spi.RedisTransport;
+import org.jspecify.annotations.Nullable;
 import io.seatlock.lock.AcquireAttempt;
 import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.FencingToken;
@@ -121,6 +122,42 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     }
 
     /**
+     * As the interface says, with the line in Redis ({@link RedisKeys#line}), in order of arrival by Redis' clock. Each
+     * attempt of a waiter keeps its place (one script call: it drops the waiters no longer alive, and grants only to
+     * the first in line when the lock is free); a waiter is taken to be alive for {@link #lineLife()} after each
+     * attempt, so one whose process died holds up the line at most that long. A waiter that gives up leaves the line
+     * (one call; if it goes unanswered, the waiter is dropped when its life ends). After a release the first in line
+     * may take up to its back-off to come back, if the release woke another waiter of its client.
+     */
+    @Override
+    public LockLease acquireInOrder(String name, Duration ttl, OverlapImpact impact, Duration maxWait)
+            throws InterruptedException {
+        LockSpec spec = spec(name, ttl, impact);
+        String waiter = ownerTokens.next();
+        boolean granted = false;
+        try {
+            LockLease lease = blocking.acquireWithoutLine(name, maxWait, () -> attempt(spec, true, false, waiter).lease(),
+                    atMost -> awaitRelease(name, atMost));
+            granted = true;
+            return lease;
+        } finally {
+            if (!granted) {
+                calls.send(LockScripts.LEAVE_LINE.command(List.of(keys.line(name), keys.lineAlive(name)),
+                        List.of(waiter))).exceptionally(error -> 0L); // unanswered: its life ends instead
+            }
+        }
+    }
+
+    /**
+     * How long a waiter in line is taken to be alive after its last attempt: ten of its longest pauses, at least 2 s,
+     * and one command timeout for that attempt's answer.
+     */
+    Duration lineLife() {
+        Duration pauses = settings.timing().maxBackoff().multipliedBy(10);
+        return (pauses.compareTo(Duration.ofSeconds(2)) < 0 ? Duration.ofSeconds(2) : pauses).plus(calls.callTimeout());
+    }
+
+    /**
      * Completes soon after the holder of {@code name} releases it, told by the release itself: this marks the
      * lock as waited for (one script call), and a marked lock's release publishes on its channel, which this
      * client subscribes to on first use. Completes at once if the lock turns out to be free. Never completes if
@@ -166,22 +203,39 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
      */
     private AcquireAttempt attempt(LockSpec spec, boolean interruptible, boolean unlessDecided)
             throws InterruptedException {
-        return held.attempt(() -> attemptOnce(spec, interruptible, unlessDecided));
+        return attempt(spec, interruptible, unlessDecided, null);
     }
 
-    private AcquireAttempt attemptOnce(LockSpec spec, boolean interruptible, boolean unlessDecided)
+    /** As above; with a {@code waiter}, as that waiter in the name's line ({@link #acquireInOrder}). */
+    private AcquireAttempt attempt(LockSpec spec, boolean interruptible, boolean unlessDecided, @Nullable String waiter)
             throws InterruptedException {
+        return held.attempt(() -> attemptOnce(spec, interruptible, unlessDecided, waiter));
+    }
+
+    private AcquireAttempt attemptOnce(LockSpec spec, boolean interruptible, boolean unlessDecided,
+                                       @Nullable String waiter) throws InterruptedException {
         long deadline = calls.callDeadline(); // from the caller's entry: connecting and sending are inside it
         String group = LockListeners.groupOf(spec.name());
         listener.onAttempt(group);
         String owner = ownerTokens.next();
         String name = spec.name();
         String lockKey = keys.lock(name);
-        List<String> scriptKeys = unlessDecided ? List.of(lockKey, keys.fence(name), keys.decided(name))
-                : List.of(lockKey, keys.fence(name));
-        LockScripts script = unlessDecided ? LockScripts.ACQUIRE_UNLESS_DECIDED : LockScripts.ACQUIRE;
         AcquireArgs.Ttl ttl = acquireArgs.ttl(spec.ttl().toMillis());
         List<String> args = List.of(owner, ttl.lease(), ttl.fence(), grantedTokens.floor(name));
+        List<String> scriptKeys;
+        LockScripts script;
+        if (waiter != null) {
+            scriptKeys = List.of(lockKey, keys.fence(name), keys.line(name), keys.lineAlive(name));
+            script = LockScripts.ACQUIRE_IN_ORDER;
+            args = List.of(args.get(0), args.get(1), args.get(2), args.get(3), waiter,
+                    Long.toString(lineLife().toMillis()));
+        } else if (unlessDecided) {
+            scriptKeys = List.of(lockKey, keys.fence(name), keys.decided(name));
+            script = LockScripts.ACQUIRE_UNLESS_DECIDED;
+        } else {
+            scriptKeys = List.of(lockKey, keys.fence(name));
+            script = LockScripts.ACQUIRE;
+        }
         AcquireArgs.SendClock sent = new AcquireArgs.SendClock();
         LeaseCommands commands = leases.commands();
         CompletableFuture<Long> answer = commands.acknowledged(script.command(scriptKeys, args), granted -> granted > 0,
