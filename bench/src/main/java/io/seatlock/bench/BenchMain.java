@@ -66,7 +66,7 @@ public final class BenchMain {
             write("hot-path.md", HotPathProfile.run());
         }
         if (what.equals("mysql")) {
-            write("mysql-hand-over.md", MySqlHandOver.run(Integer.getInteger("bench.rounds", 300), 30));
+            mysqlStore();
         }
         if (what.equals("herd")) {
             write("herd.md", Herd.run(java.time.Duration.ofSeconds(Integer.getInteger("bench.herd.seconds", 15))));
@@ -569,6 +569,35 @@ public final class BenchMain {
                 + "uncounted):\n\n");
         md.append(PostgresHandOver.run(Integer.getInteger("bench.rounds", 300), 30));
         write("postgres-store.md", md.toString());
+    }
+
+    /** The MySQL store against ShedLock's and Spring Integration's JDBC locks on one MariaDB, and its hand-over. */
+    private static void mysqlStore() throws Exception {
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "MariaDB server %s. Acquire-and-release pairs "
+                + "per second, each thread on names of its own; %d forks x 4 x 3 s per figure (after 2 x 2 s warm-up); ± is "
+                + "JMH's 99.9 %% confidence half-width; a ratio's range divides the low end of one figure by the high end "
+                + "of the other, and the reverse. seatlock's pair carries a fencing token; neither other does.%n%n",
+                MySqlHandOver.serverVersion(), FORKS));
+        md.append("| threads | seatlock `MySqlLock` | ShedLock `JdbcTemplateLockProvider` (db time) "
+                + "| Spring Integration `JdbcLockRegistry` | seatlock / ShedLock | seatlock / Spring Integration |\n"
+                + "|---|---|---|---|---|---|\n");
+        for (int threads : new int[] {1, 8, 64}) {
+            OptionsBuilder options = new OptionsBuilder();
+            options.include(MySqlRoundTrip.class.getName() + ".acquireRelease").threads(threads).forks(FORKS)
+                    .warmupIterations(2).warmupTime(TimeValue.seconds(2))
+                    .measurementIterations(4).measurementTime(TimeValue.seconds(3))
+                    .jvmArgs("-Xmx1g").mode(Mode.Throughput).shouldFailOnError(true);
+            Map<String, Figure> byImpl = new LinkedHashMap<>();
+            for (RunResult r : new Runner(options.build()).run()) {
+                byImpl.put(r.getParams().getParam("impl"), Figure.of(r.getPrimaryResult(), 1e6));
+            }
+            Figure ours = byImpl.get("SEATLOCK_MYSQL");
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s |%n", threads, ours.show("%.0f"),
+                    byImpl.get("SHEDLOCK_JDBC").show("%.0f"), byImpl.get("SPRING_INTEGRATION_JDBC").show("%.0f"),
+                    ratio(ours, byImpl.get("SHEDLOCK_JDBC")), ratio(ours, byImpl.get("SPRING_INTEGRATION_JDBC"))));
+        }
+        md.append("\n").append(MySqlHandOver.run(Integer.getInteger("bench.rounds", 300), 30));
+        write("mysql-store.md", md.toString());
     }
 
     /**

@@ -1,14 +1,11 @@
 package io.seatlock.bench;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.seatlock.lock.LockLease;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.mysql.MySqlLock;
 import io.seatlock.lock.mysql.MySqlLockSettings;
-import io.seatlock.localservers.LocalServers;
-import io.seatlock.localservers.MariaDbServer;
 import org.springframework.integration.jdbc.lock.DefaultLockRepository;
 import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -26,16 +23,13 @@ import java.util.concurrent.locks.Lock;
  */
 final class MySqlHandOver {
 
-    private static final String DATABASE = "seatlock_bench";
-
     private MySqlHandOver() {
     }
 
     static String run(int rounds, int warmUpRounds) throws Exception {
-        StringBuilder md = new StringBuilder("MariaDB server " + serverVersion() + ". Hand-over, from the holder's "
-                + "release call to the waiter holding the lock (" + rounds + " rounds after " + warmUpRounds
-                + " uncounted):\n\n| waiter | warm-up rounds | counted rounds | p50 ms | p99 ms | max ms |\n"
-                + "|---|---|---|---|---|---|\n");
+        StringBuilder md = new StringBuilder("Hand-over, from the holder's release call to the waiter holding the lock ("
+                + rounds + " rounds after " + warmUpRounds + " uncounted):\n\n| waiter | warm-up rounds | counted rounds "
+                + "| p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|\n");
         try (PostgresHandOver.Pair otherReplica = seatlock(false)) {
             md.append(PostgresHandOver.row("seatlock `MySqlLock.acquire`, waiter in another replica (default back-off)",
                     otherReplica, rounds, warmUpRounds));
@@ -121,19 +115,11 @@ final class MySqlHandOver {
     }
 
     private static HikariDataSource pool(String name) {
-        MariaDbServer server = LocalServers.mariaDb();
-        server.ensureDatabase(DATABASE);
-        HikariConfig config = new HikariConfig();
-        config.setPoolName(name);
-        config.setJdbcUrl(server.jdbcUrl(DATABASE));
-        config.setUsername(server.user());
-        config.setPassword(server.password());
-        config.setMaximumPoolSize(4);
-        config.setConnectionTimeout(2_000);
-        return new HikariDataSource(config);
+        return MySqlRoundTrip.pool(name, 4);
     }
 
-    private static String serverVersion() {
+    /** The MariaDB server's version, for a result's provenance. */
+    static String serverVersion() {
         HikariDataSource pool = pool("version");
         try {
             return new JdbcTemplate(pool).queryForObject("SELECT VERSION()", String.class);

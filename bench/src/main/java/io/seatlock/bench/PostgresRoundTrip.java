@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.seatlock.localservers.LocalServers;
 import io.seatlock.localservers.PostgresServer;
+import io.seatlock.lock.DistributedLock;
 import io.seatlock.lock.LockListener;
 import io.seatlock.lock.OverlapImpact;
 import io.seatlock.lock.ReleaseOutcome;
@@ -96,66 +97,81 @@ public class PostgresRoundTrip {
                 PostgresLock lock = PostgresLock.over(pool, PostgresLockSettings.defaults().withInstanceId("bench"),
                         LockListener.NOOP);
                 lock.createTable();
-                return new LockRoundTrip.Locker() {
-                    public boolean acquireRelease(String name) {
-                        return lock.tryAcquire(name, LEASE, OverlapImpact.WASTED_WORK)
-                                .map(l -> l.release() == ReleaseOutcome.RELEASED).orElse(false);
-                    }
-
-                    public void close() {
-                        lock.close();
-                        pool.close();
-                    }
-                };
+                return seatlock(lock, () -> {
+                    lock.close();
+                    pool.close();
+                });
             }
-            case SHEDLOCK_JDBC: {
-                execute(pool, "CREATE TABLE IF NOT EXISTS shedlock (name VARCHAR(64) NOT NULL, lock_until TIMESTAMP "
-                        + "NOT NULL, locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))");
-                JdbcTemplateLockProvider provider = new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration
-                        .builder().withJdbcTemplate(new JdbcTemplate(pool)).usingDbTime().build());
-                return new LockRoundTrip.Locker() {
-                    public boolean acquireRelease(String name) {
-                        return provider.lock(new LockConfiguration(ClockProvider.now(), name, LEASE, Duration.ZERO))
-                                .map(l -> {
-                                    l.unlock();
-                                    return true;
-                                }).orElse(false);
-                    }
-
-                    public void close() {
-                        pool.close();
-                    }
-                };
-            }
-            case SPRING_INTEGRATION_JDBC: {
-                execute(pool, "CREATE TABLE IF NOT EXISTS INT_LOCK (LOCK_KEY CHAR(36) NOT NULL, REGION VARCHAR(100) "
-                        + "NOT NULL, CLIENT_ID CHAR(36), CREATED_DATE TIMESTAMP NOT NULL, EXPIRED_AFTER TIMESTAMP NOT NULL, "
-                        + "CONSTRAINT INT_LOCK_PK PRIMARY KEY (LOCK_KEY, REGION))");
-                DefaultLockRepository repository = new DefaultLockRepository(pool);
-                repository.setRegion("bench");
-                repository.setTransactionManager(new DataSourceTransactionManager(pool));
-                repository.afterPropertiesSet();
-                repository.afterSingletonsInstantiated();
-                JdbcLockRegistry registry = new JdbcLockRegistry(repository, LEASE);
-                return new LockRoundTrip.Locker() {
-                    public boolean acquireRelease(String name) {
-                        Lock lock = registry.obtain(name);
-                        if (!lock.tryLock()) {
-                            return false;
-                        }
-                        lock.unlock();
-                        return true;
-                    }
-
-                    public void close() {
-                        repository.close();
-                        pool.close();
-                    }
-                };
-            }
+            case SHEDLOCK_JDBC:
+                return shedLock(pool, "CREATE TABLE IF NOT EXISTS shedlock (name VARCHAR(64) NOT NULL, lock_until "
+                        + "TIMESTAMP NOT NULL, locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))");
+            case SPRING_INTEGRATION_JDBC:
+                return springIntegration(pool, "CREATE TABLE IF NOT EXISTS INT_LOCK (LOCK_KEY CHAR(36) NOT NULL, REGION "
+                        + "VARCHAR(100) NOT NULL, CLIENT_ID CHAR(36), CREATED_DATE TIMESTAMP NOT NULL, EXPIRED_AFTER "
+                        + "TIMESTAMP NOT NULL, CONSTRAINT INT_LOCK_PK PRIMARY KEY (LOCK_KEY, REGION))");
             default:
                 throw new IllegalArgumentException(impl.name());
         }
+    }
+
+    /** seatlock's try-acquire and release on {@code lock}, a fencing token carried. */
+    static LockRoundTrip.Locker seatlock(DistributedLock lock, Runnable close) {
+        return new LockRoundTrip.Locker() {
+            public boolean acquireRelease(String name) {
+                return lock.tryAcquire(name, LEASE, OverlapImpact.WASTED_WORK)
+                        .map(l -> l.release() == ReleaseOutcome.RELEASED).orElse(false);
+            }
+
+            public void close() {
+                close.run();
+            }
+        };
+    }
+
+    /** ShedLock's {@code JdbcTemplateLockProvider} with the database's time, on its table ({@code ddl}). */
+    static LockRoundTrip.Locker shedLock(HikariDataSource pool, String ddl) throws Exception {
+        execute(pool, ddl);
+        JdbcTemplateLockProvider provider = new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration
+                .builder().withJdbcTemplate(new JdbcTemplate(pool)).usingDbTime().build());
+        return new LockRoundTrip.Locker() {
+            public boolean acquireRelease(String name) {
+                return provider.lock(new LockConfiguration(ClockProvider.now(), name, LEASE, Duration.ZERO))
+                        .map(l -> {
+                            l.unlock();
+                            return true;
+                        }).orElse(false);
+            }
+
+            public void close() {
+                pool.close();
+            }
+        };
+    }
+
+    /** Spring Integration's {@code JdbcLockRegistry}, on its table ({@code ddl}). */
+    static LockRoundTrip.Locker springIntegration(HikariDataSource pool, String ddl) throws Exception {
+        execute(pool, ddl);
+        DefaultLockRepository repository = new DefaultLockRepository(pool);
+        repository.setRegion("bench");
+        repository.setTransactionManager(new DataSourceTransactionManager(pool));
+        repository.afterPropertiesSet();
+        repository.afterSingletonsInstantiated();
+        JdbcLockRegistry registry = new JdbcLockRegistry(repository, LEASE);
+        return new LockRoundTrip.Locker() {
+            public boolean acquireRelease(String name) {
+                Lock lock = registry.obtain(name);
+                if (!lock.tryLock()) {
+                    return false;
+                }
+                lock.unlock();
+                return true;
+            }
+
+            public void close() {
+                repository.close();
+                pool.close();
+            }
+        };
     }
 
     static void execute(DataSource pool, String sql) throws Exception {
