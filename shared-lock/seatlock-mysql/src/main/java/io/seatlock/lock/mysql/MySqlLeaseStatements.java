@@ -1,22 +1,18 @@
 package io.seatlock.lock.mysql;
 
+import io.seatlock.lock.jdbc.internal.LeaseRows;
 import io.seatlock.lock.jdbc.internal.LeaseTableDialect;
 import org.jspecify.annotations.Nullable;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
-import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -109,17 +105,10 @@ final class MySqlLeaseStatements implements LeaseTableDialect {
 
     /** The shipped DDL with the table's (and its token table's and trigger's) name put in. */
     static String ddl(String table) {
-        try (InputStream in = MySqlLeaseStatements.class.getClassLoader().getResourceAsStream(MySqlLock.DDL_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(MySqlLock.DDL_RESOURCE + " is missing from the class path");
-            }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            String body = text.substring(text.indexOf("CREATE TABLE")).replace(MySqlLockSettings.DEFAULT_TABLE, table);
-            int dot = table.indexOf('.');
-            return dot < 0 ? body : "CREATE DATABASE IF NOT EXISTS " + table.substring(0, dot) + ";\n" + body;
-        } catch (IOException e) {
-            throw new IllegalStateException("could not read " + MySqlLock.DDL_RESOURCE, e);
-        }
+        String text = LeaseRows.ddl(MySqlLock.DDL_RESOURCE);
+        String body = text.substring(text.indexOf("CREATE TABLE")).replace(MySqlLockSettings.DEFAULT_TABLE, table);
+        int dot = table.indexOf('.');
+        return dot < 0 ? body : "CREATE DATABASE IF NOT EXISTS " + table.substring(0, dot) + ";\n" + body;
     }
 
     @Override
@@ -263,7 +252,7 @@ final class MySqlLeaseStatements implements LeaseTableDialect {
     public Set<String> heldNames(Connection c, String namePrefix) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(namesLike)) {
             s.setString(1, namePrefix.replace("|", "||").replace("%", "|%").replace("_", "|_") + "%");
-            return names(s);
+            return LeaseRows.names(s);
         }
     }
 
@@ -275,30 +264,14 @@ final class MySqlLeaseStatements implements LeaseTableDialect {
             for (String name : names) {
                 s.setString(i++, name);
             }
-            return names(s);
+            return LeaseRows.names(s);
         }
-    }
-
-    private static Set<String> names(PreparedStatement s) throws SQLException {
-        Set<String> found = new HashSet<>();
-        try (ResultSet rs = s.executeQuery()) {
-            while (rs.next()) {
-                found.add(rs.getString(1));
-            }
-        }
-        return found;
     }
 
     /** A grant that waited out a guarded write, or that InnoDB chose as a deadlock's victim: rolled back, not granted. */
     @Override
     public boolean isRowWaitTimeout(SQLException e) {
         return e.getErrorCode() == LOCK_WAIT_TIMEOUT || e.getErrorCode() == DEADLOCK;
-    }
-
-    @Override
-    public boolean isBrokenConnection(SQLException e) {
-        String state = e.getSQLState();
-        return state != null && state.startsWith("08") && !(e instanceof SQLTransientConnectionException);
     }
 
     @Override

@@ -87,7 +87,7 @@ class MySqlLockTest {
     }
 
     @Test
-    void expiryIsJudgedInUtcWhateverTheSessionsTimeZone() throws Exception {
+    void expiryIsJudgedInUtcWhateverTheConnectionsTimeZone() throws Exception {
         HikariDataSource east = locks.pool(database.jdbcUrl(), database, 2, Duration.ofSeconds(2),
                 "SET time_zone = '-05:00'");
         MySqlLock eastern = locks.lock(east, MySqlLockSettings.defaults().withInstanceId("east"), LockListener.NOOP);

@@ -1,5 +1,6 @@
 package io.seatlock.lock.postgres;
 
+import io.seatlock.lock.jdbc.internal.LeaseRows;
 import io.seatlock.lock.jdbc.internal.LeaseTableDialect;
 import org.jspecify.annotations.Nullable;
 
@@ -10,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -100,11 +100,11 @@ final class LeaseStatements implements LeaseTableDialect {
         return LOCK_NOT_AVAILABLE.equals(e.getSQLState());
     }
 
+    /** Also an administrator's shutdown of the session (57P01), besides the connection exceptions. */
     @Override
     public boolean isBrokenConnection(SQLException e) {
-        String state = e.getSQLState();
-        return state != null && (state.startsWith("08") || state.equals("57P01"))
-                && !(e instanceof SQLTransientConnectionException);
+        return LeaseTableDialect.super.isBrokenConnection(e)
+                || "57P01".equals(e.getSQLState()) && !(e instanceof SQLTransientConnectionException);
     }
 
     @Override
@@ -219,7 +219,7 @@ final class LeaseStatements implements LeaseTableDialect {
     public Set<String> heldNames(Connection c, String namePrefix) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(namesLike)) {
             s.setString(1, namePrefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
-            return names(s);
+            return LeaseRows.names(s);
         }
     }
 
@@ -227,17 +227,7 @@ final class LeaseStatements implements LeaseTableDialect {
     public Set<String> held(Connection c, Collection<String> names) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(namesIn)) {
             s.setArray(1, c.createArrayOf("text", names.toArray()));
-            return names(s);
+            return LeaseRows.names(s);
         }
-    }
-
-    private static Set<String> names(PreparedStatement s) throws SQLException {
-        Set<String> found = new HashSet<>();
-        try (ResultSet rs = s.executeQuery()) {
-            while (rs.next()) {
-                found.add(rs.getString(1));
-            }
-        }
-        return found;
     }
 }

@@ -1,8 +1,7 @@
 package io.seatlock.lock.postgres;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import io.seatlock.lock.jdbc.internal.LeaseRows;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,22 +34,15 @@ final class LeaseTable {
 
     /** The shipped DDL with the table's (and its schema's, sequence's and constraint's) name put in. */
     static String ddl(String table) {
-        try (InputStream in = LeaseTable.class.getClassLoader().getResourceAsStream(PostgresLock.DDL_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(PostgresLock.DDL_RESOURCE + " is missing from the class path");
-            }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            int dot = table.indexOf('.');
-            String schema = dot < 0 ? null : table.substring(0, dot);
-            String simple = table.substring(dot + 1);
-            String defaultTable = PostgresLockSettings.DEFAULT_TABLE;
-            String defaultSchema = defaultTable.substring(0, defaultTable.indexOf('.'));
-            return text.replace("CREATE SCHEMA IF NOT EXISTS " + defaultSchema + ";",
-                            schema == null ? "" : "CREATE SCHEMA IF NOT EXISTS " + schema + ";")
-                    .replace(defaultTable, table)
-                    .replace("CONSTRAINT leases_grant", "CONSTRAINT " + simple + "_grant");
-        } catch (IOException e) {
-            throw new IllegalStateException("could not read " + PostgresLock.DDL_RESOURCE, e);
-        }
+        String text = LeaseRows.ddl(PostgresLock.DDL_RESOURCE);
+        int dot = table.indexOf('.');
+        String schema = dot < 0 ? null : table.substring(0, dot);
+        String simple = table.substring(dot + 1);
+        String defaultTable = PostgresLockSettings.DEFAULT_TABLE;
+        String defaultSchema = defaultTable.substring(0, defaultTable.indexOf('.'));
+        return text.replace("CREATE SCHEMA IF NOT EXISTS " + defaultSchema + ";",
+                        schema == null ? "" : "CREATE SCHEMA IF NOT EXISTS " + schema + ";")
+                .replace(defaultTable, table)
+                .replace("CONSTRAINT leases_grant", "CONSTRAINT " + simple + "_grant");
     }
 }

@@ -70,6 +70,8 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
     private final AcquireArgs acquireArgs = new AcquireArgs(FENCE_KEPT_AFTER_LEASE);
     private final GrantedTokens grantedTokens = new GrantedTokens();
     private final ReleaseSignals releaseSignals;
+    /** {@link #lineLife()} as the in-order script takes it, in ms: worked out once, since the settings are fixed. */
+    private final String lineLifeMillis;
 
     private RedisLockClient(RedisTransport transport, RedisLockSettings settings, LockListener listener) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -83,6 +85,7 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
                 held.services("Redis", calls, margin, this.listener));
         this.status = new RedisLockStatus(calls, keys);
         this.releaseSignals = new ReleaseSignals(transport, keys);
+        this.lineLifeMillis = Long.toString(lineLife().toMillis());
     }
 
     /**
@@ -221,14 +224,14 @@ public final class RedisLockClient implements DistributedLock, AutoCloseable {
         String name = spec.name();
         String lockKey = keys.lock(name);
         AcquireArgs.Ttl ttl = acquireArgs.ttl(spec.ttl().toMillis());
-        List<String> args = List.of(owner, ttl.lease(), ttl.fence(), grantedTokens.floor(name));
+        String floor = grantedTokens.floor(name);
+        List<String> args = List.of(owner, ttl.lease(), ttl.fence(), floor);
         List<String> scriptKeys;
         LockScripts script;
         if (waiter != null) {
             scriptKeys = List.of(lockKey, keys.fence(name), keys.line(name), keys.lineAlive(name));
             script = LockScripts.ACQUIRE_IN_ORDER;
-            args = List.of(args.get(0), args.get(1), args.get(2), args.get(3), waiter,
-                    Long.toString(lineLife().toMillis()));
+            args = List.of(owner, ttl.lease(), ttl.fence(), floor, waiter, lineLifeMillis);
         } else if (unlessDecided) {
             scriptKeys = List.of(lockKey, keys.fence(name), keys.decided(name));
             script = LockScripts.ACQUIRE_UNLESS_DECIDED;

@@ -26,6 +26,7 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.util.ClassUtils;
 
 import javax.sql.DataSource;
+import java.util.Set;
 
 /**
  * The storage side, when the application's database is PostgreSQL, MySQL or MariaDB: the token {@link Fence} of that
@@ -89,42 +90,45 @@ public class SeatlockJdbcAutoConfiguration {
     }
 
     /**
-     * The application's database is PostgreSQL, MySQL or MariaDB, as {@code spring.datasource.url} says (Testcontainers'
-     * and other wrappers' URLs included). Without that property the application made its DataSource itself, and is
-     * taken at its word that it is PostgreSQL, or MySQL where only a MySQL or MariaDB driver is there.
+     * The application's database is one of {@code kinds}, as {@code spring.datasource.url} says (Testcontainers' and
+     * other wrappers' URLs included). Without that property the application made its DataSource itself, and is taken
+     * at its word that it is PostgreSQL, or MySQL where only a MySQL or MariaDB driver is there.
      */
-    static final class OnSupportedDatabase extends SpringBootCondition {
+    abstract static class OnDatabase extends SpringBootCondition {
+        private final Set<String> kinds;
+        private final String what;
+
+        OnDatabase(Set<String> kinds, String what) {
+            this.kinds = kinds;
+            this.what = what;
+        }
+
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             String kind = kind(context);
-            if (StorePool.SUPPORTED.contains(kind)) {
-                return ConditionOutcome.match("the application's database is " + kind);
-            }
-            return ConditionOutcome.noMatch("spring.datasource.url is " + kind + ": seatlock's job slots run on "
-                    + StorePool.SUPPORTED_NAMES);
+            return kinds.contains(kind) ? ConditionOutcome.match("the application's database is " + kind)
+                    : ConditionOutcome.noMatch("spring.datasource.url is " + kind + ": " + what);
         }
     }
 
-    /** The application's database is PostgreSQL: its fence is {@link PostgresFence}. */
-    static final class OnPostgresDatabase extends SpringBootCondition {
-        @Override
-        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            String kind = kind(context);
-            return kind.equals(SpringDatabase.POSTGRESQL)
-                    ? ConditionOutcome.match("the application's database is " + kind)
-                    : ConditionOutcome.noMatch("spring.datasource.url is " + kind + ": PostgresFence runs on PostgreSQL");
+    /** Job slots: on PostgreSQL, MySQL or MariaDB. */
+    static final class OnSupportedDatabase extends OnDatabase {
+        OnSupportedDatabase() {
+            super(StorePool.SUPPORTED, "seatlock's job slots run on " + StorePool.SUPPORTED_NAMES);
         }
     }
 
-    /** The application's database is MySQL or MariaDB: its fence is {@link MySqlFence}. */
-    static final class OnMySqlDatabase extends SpringBootCondition {
-        @Override
-        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            String kind = kind(context);
-            return kind.equals(SpringDatabase.MYSQL) || kind.equals(SpringDatabase.MARIADB)
-                    ? ConditionOutcome.match("the application's database is " + kind)
-                    : ConditionOutcome.noMatch("spring.datasource.url is " + kind + ": MySqlFence runs on MySQL or "
-                    + "MariaDB");
+    /** {@link PostgresFence}: on PostgreSQL. */
+    static final class OnPostgresDatabase extends OnDatabase {
+        OnPostgresDatabase() {
+            super(Set.of(SpringDatabase.POSTGRESQL), "PostgresFence runs on PostgreSQL");
+        }
+    }
+
+    /** {@link MySqlFence}: on MySQL or MariaDB. */
+    static final class OnMySqlDatabase extends OnDatabase {
+        OnMySqlDatabase() {
+            super(SpringDatabase.MYSQL_KINDS, "MySqlFence runs on MySQL or MariaDB");
         }
     }
 

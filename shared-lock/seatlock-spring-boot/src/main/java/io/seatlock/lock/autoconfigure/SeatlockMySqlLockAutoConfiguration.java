@@ -21,7 +21,6 @@ import org.springframework.context.annotation.Import;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 
 import static io.seatlock.lock.autoconfigure.InvalidSeatlockConfigurationException.checked;
 
@@ -63,7 +62,7 @@ public class SeatlockMySqlLockAutoConfiguration {
                     "Set seatlock.lock.mysql.pool-size to 1 or more (default 10).", null);
         }
         return StorePool.on(jdbc.getIfAvailable(), properties.store() != null, "MySQL",
-                Set.of(SpringDatabase.MYSQL, SpringDatabase.MARIADB), mysql.poolSize(), callTimeout,
+                SpringDatabase.MYSQL_KINDS, mysql.poolSize(), callTimeout,
                 Map.of("connectTimeout", (int) Math.max(1_000, callTimeout.toMillis()), "tcpKeepAlive", true));
     }
 

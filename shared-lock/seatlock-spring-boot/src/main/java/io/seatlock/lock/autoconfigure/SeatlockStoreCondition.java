@@ -87,8 +87,7 @@ abstract class SeatlockStoreCondition extends SpringBootCondition implements Con
         }
         String url = environment.getProperty("spring.datasource.url");
         String kind = url == null || url.isBlank() ? "" : SpringDatabase.kindOf(url);
-        boolean mySqlUrl = kind.equals(SpringDatabase.MYSQL) || kind.equals(SpringDatabase.MARIADB);
-        if (mySqlUrl && mySqlPresent(classLoader)) {
+        if (SpringDatabase.MYSQL_KINDS.contains(kind) && mySqlPresent(classLoader)) {
             return Store.MYSQL;
         }
         if (postgresPresent(classLoader)) {

@@ -3,6 +3,7 @@ package io.seatlock.lock.autoconfigure;
 import org.jspecify.annotations.Nullable;
 
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Where the application's own database is, as Spring Boot's {@code JdbcConnectionDetails} say (a class of another name
@@ -13,6 +14,8 @@ final class SpringDatabase {
     static final String POSTGRESQL = "postgresql";
     static final String MYSQL = "mysql";
     static final String MARIADB = "mariadb";
+    /** The kinds the MySQL store runs on: MySQL and MariaDB. */
+    static final Set<String> MYSQL_KINDS = Set.of(MYSQL, MARIADB);
 
     private final String jdbcUrl;
     private final @Nullable String username;

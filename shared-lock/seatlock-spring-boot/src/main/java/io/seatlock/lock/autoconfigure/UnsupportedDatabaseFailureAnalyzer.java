@@ -25,11 +25,11 @@ class UnsupportedDatabaseFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchB
         ResolvableType type = cause.getResolvableType();
         Class<?> wanted = type == null ? null : type.resolve();
         String url = environment.getProperty("spring.datasource.url");
-        if (wanted == null || !wanted.getName().startsWith("io.seatlock.lock.") || url == null || url.isBlank()) {
+        if (wanted == null || !isStorageSide(wanted) || url == null || url.isBlank()) {
             return null;
         }
         String kind = SpringDatabase.kindOf(url);
-        if (StorePool.SUPPORTED.contains(kind) || !isStorageSide(wanted)) {
+        if (StorePool.SUPPORTED.contains(kind)) {
             return null;
         }
         return new FailureAnalysis("The application needs a " + wanted.getSimpleName() + ", but seatlock's job slots "

@@ -2,6 +2,7 @@ package io.seatlock.lock.jdbc.internal;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.OptionalLong;
@@ -139,12 +140,16 @@ public interface LeaseTableDialect {
 
     /**
      * Whether the connection broke (the server ended the session, the socket closed), so that the work may be tried
-     * again on another.
+     * again on another: by default a connection exception (SQLSTATE class 08) other than the pool's own "no
+     * connection in time", for which there is nothing to try again on.
      *
      * @param e what the work threw
      * @return true if so
      */
-    boolean isBrokenConnection(SQLException e);
+    default boolean isBrokenConnection(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && state.startsWith("08") && !(e instanceof SQLTransientConnectionException);
+    }
 
     /**
      * Whether the lease table (or what it needs) does not exist.
