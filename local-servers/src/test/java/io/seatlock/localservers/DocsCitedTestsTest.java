@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,12 +55,9 @@ class DocsCitedTestsTest {
     /** Each test class's source, with the sources of the classes it extends, by simple name. */
     private static Map<String, List<String>> testSources() throws IOException {
         Map<String, String> byName = new HashMap<>();
-        try (Stream<Path> files = Files.walk(DocsPages.ROOT)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java") && !f.toString().contains("/target/"))
-                    .toList()) {
-                String name = file.getFileName().toString().replace(".java", "");
-                byName.merge(name, Files.readString(file), (a, b) -> a + "\n" + b);
-            }
+        for (Path file : DocsPages.javaSources()) {
+            String name = file.getFileName().toString().replace(".java", "");
+            byName.merge(name, Files.readString(file), (a, b) -> a + "\n" + b);
         }
         Map<String, List<String>> withBases = new HashMap<>();
         Pattern extendsClause = Pattern.compile("class \\w+(?:<[^>]*>)? extends (\\w+)");

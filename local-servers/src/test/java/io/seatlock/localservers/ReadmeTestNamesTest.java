@@ -13,7 +13,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +24,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReadmeTestNamesTest {
 
-    private static final Path ROOT = Path.of("..");
     private static final Pattern REFERENCE =
             Pattern.compile("`([A-Z][a-z][A-Za-z0-9]*(?:Test|IT))(?:\\.([a-z][A-Za-z0-9_]*)(\\.\\.\\.|\\*)?)?`");
 
@@ -55,11 +53,8 @@ class ReadmeTestNamesTest {
 
     /** Every {@code .java} file of the repository, outside build output, by its simple name (a name may repeat). */
     private static Map<String, List<Path>> javaSources() throws IOException {
-        try (Stream<Path> files = Files.walk(ROOT)) {
-            return files.filter(file -> file.toString().endsWith(".java"))
-                    .filter(file -> !file.toString().contains("/target/") && !file.toString().contains("/.git/"))
-                    .collect(Collectors.groupingBy(file -> file.getFileName().toString().replace(".java", "")));
-        }
+        return DocsPages.javaSources().stream()
+                .collect(Collectors.groupingBy(file -> file.getFileName().toString().replace(".java", "")));
     }
 
     private static boolean declares(Path source, String method, boolean prefix) {
